@@ -1,0 +1,315 @@
+package io.sharestream.testkit.delta;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sharestream.testkit.delta.DeltaAction.AddFile;
+import io.sharestream.testkit.delta.DeltaAction.Metadata;
+import io.sharestream.testkit.delta.DeltaAction.Protocol;
+import io.sharestream.testkit.delta.DeltaAction.RemoveFile;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.OriginalType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Reads a Delta table's {@code _delta_log}: the JSON commits, single-part Parquet checkpoints, commit timestamps
+ * (file modification times made strictly increasing, as Delta does) and snapshots at any reconstructable version.
+ * Commit files are streamed line by line; nothing here caches, so a table changing on disk is seen at once.
+ */
+public final class DeltaLog {
+  private static final Pattern COMMIT = Pattern.compile("(\\d{20})\\.json");
+  private static final Pattern CHECKPOINT = Pattern.compile("(\\d{20})\\.checkpoint\\.parquet");
+
+  private final Path tableDir;
+
+  public DeltaLog(Path tableDir) {
+    this.tableDir = tableDir;
+  }
+
+  public Path tableDir() {
+    return tableDir;
+  }
+
+  public Path logDir() {
+    return tableDir.resolve("_delta_log");
+  }
+
+  /** Whether a {@code _delta_log} with at least one commit exists. */
+  public boolean exists() {
+    return !commitVersions().isEmpty();
+  }
+
+  /** The newest committed version; fails when the table has no commit. */
+  public long latestVersion() {
+    TreeSet<Long> versions = commitVersions();
+    if (versions.isEmpty()) {
+      throw new IllegalStateException("no Delta table at " + tableDir);
+    }
+    return versions.last();
+  }
+
+  /** The oldest version whose snapshot can still be built (its commit, or a checkpoint at it, survives). */
+  public long earliestVersion() {
+    TreeSet<Long> commits = commitVersions();
+    long earliest = commits.first();
+    if (earliest == 0) {
+      return 0;
+    }
+    TreeSet<Long> checkpoints = checkpointVersions();
+    Long cp = checkpoints.ceiling(earliest - 1);
+    return cp == null ? Long.MAX_VALUE : cp;
+  }
+
+  /** The oldest version whose commit file (its changes) is still in the log. */
+  public long earliestCommitVersion() {
+    return commitVersions().first();
+  }
+
+  public Path commitFile(long version) {
+    return logDir().resolve(String.format("%020d.json", version));
+  }
+
+  public boolean hasCommit(long version) {
+    return Files.exists(commitFile(version));
+  }
+
+  TreeSet<Long> commitVersions() {
+    return listVersions(COMMIT);
+  }
+
+  TreeSet<Long> checkpointVersions() {
+    return listVersions(CHECKPOINT);
+  }
+
+  private TreeSet<Long> listVersions(Pattern pattern) {
+    TreeSet<Long> out = new TreeSet<>();
+    if (!Files.isDirectory(logDir())) {
+      return out;
+    }
+    try (Stream<Path> files = Files.list(logDir())) {
+      files.forEach(p -> {
+        Matcher m = pattern.matcher(p.getFileName().toString());
+        if (m.matches()) {
+          out.add(Long.parseLong(m.group(1)));
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  /**
+   * Commit timestamps in epoch millis for every version with a commit file: file modification times, each raised
+   * to one millisecond past its predecessor when not increasing (Delta's rule for non-monotonic clocks).
+   */
+  public TreeMap<Long, Long> timestamps() {
+    TreeMap<Long, Long> out = new TreeMap<>();
+    long previous = Long.MIN_VALUE;
+    for (long v : commitVersions()) {
+      long t;
+      try {
+        t = Files.getLastModifiedTime(commitFile(v)).toMillis();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      if (t <= previous) {
+        t = previous + 1;
+      }
+      out.put(v, t);
+      previous = t;
+    }
+    return out;
+  }
+
+  public long timestamp(long version) {
+    Long t = timestamps().get(version);
+    if (t == null) {
+      throw new NoSuchElementException("no commit " + version + " in " + logDir());
+    }
+    return t;
+  }
+
+  /** Streams the actions of one commit to {@code sink}, line by line. */
+  public void forEachAction(long version, Consumer<DeltaAction> sink) {
+    visitActions(version, a -> {
+      sink.accept(a);
+      return true;
+    });
+  }
+
+  /** Streams the actions of one commit to {@code visitor} until it returns false. */
+  public void visitActions(long version, Predicate<DeltaAction> visitor) {
+    try (BufferedReader r = Files.newBufferedReader(commitFile(version), StandardCharsets.UTF_8)) {
+      for (String line = r.readLine(); line != null; line = r.readLine()) {
+        if (line.isBlank()) {
+          continue;
+        }
+        DeltaAction a = DeltaAction.parse(DeltaAction.JSON.readTree(line));
+        if (a != null && !visitor.test(a)) {
+          return;
+        }
+      }
+    } catch (NoSuchFileException e) {
+      throw new NoSuchElementException("commit " + version + " is no longer in " + logDir());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public List<DeltaAction> actions(long version) {
+    List<DeltaAction> out = new ArrayList<>();
+    forEachAction(version, out::add);
+    return out;
+  }
+
+  /** The snapshot at {@code version}: a checkpoint at or below it when the older commits are gone, then commits. */
+  public Snapshot snapshot(long version) {
+    TreeSet<Long> commits = commitVersions();
+    if (commits.isEmpty() || version > commits.last() || version < 0) {
+      throw new NoSuchElementException("version " + version + " does not exist in " + logDir());
+    }
+    State state = new State();
+    long from = 0;
+    if (!commits.contains(0L) || !contiguous(commits, 0, version)) {
+      Long cp = checkpointVersions().floor(version);
+      if (cp == null || !contiguous(commits, cp + 1, version)) {
+        throw new NoSuchElementException("version " + version + " can no longer be reconstructed from " + logDir());
+      }
+      readCheckpoint(cp, state);
+      from = cp + 1;
+    }
+    for (long v = from; v <= version; v++) {
+      forEachAction(v, state::apply);
+    }
+    if (state.metadata == null || state.protocol == null) {
+      throw new IllegalStateException("log of " + tableDir + " has no metaData/protocol at version " + version);
+    }
+    return new Snapshot(version, timestamp(version), state.protocol, state.metadata, state.files);
+  }
+
+  private static boolean contiguous(TreeSet<Long> commits, long from, long to) {
+    return commits.subSet(from, true, to, true).size() == to - from + 1;
+  }
+
+  /** Absolute path of a file named by a log action's (URI-encoded, relative or absolute) path. */
+  public Path resolve(String actionPath) {
+    URI uri = URI.create(actionPath);
+    if (uri.isAbsolute()) {
+      return Path.of(uri);
+    }
+    return tableDir.resolve(uri.getPath());
+  }
+
+  private void readCheckpoint(long version, State state) {
+    Path file = logDir().resolve(String.format("%020d.checkpoint.parquet", version));
+    try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
+        new org.apache.hadoop.fs.Path(file.toUri())).withConf(new Configuration(false)).build()) {
+      for (Group g = reader.read(); g != null; g = reader.read()) {
+        ObjectNode line = (ObjectNode) toJson(g);
+        for (Iterator<String> it = line.fieldNames(); it.hasNext(); ) {
+          String key = it.next();
+          ObjectNode single = JsonNodeFactory.instance.objectNode();
+          single.set(key, line.get(key));
+          DeltaAction a = DeltaAction.parse(single);
+          if (a != null) {
+            state.apply(a);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read checkpoint " + file, e);
+    }
+  }
+
+  /** Converts a checkpoint row to the JSON shape of the same actions in a commit file. */
+  private static JsonNode toJson(Group g) {
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    GroupType type = g.getType();
+    for (int i = 0; i < type.getFieldCount(); i++) {
+      if (g.getFieldRepetitionCount(i) == 0) {
+        continue;
+      }
+      out.set(type.getFieldName(i), value(g, i, type.getType(i)));
+    }
+    return out;
+  }
+
+  private static JsonNode value(Group g, int i, Type t) {
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    if (t.isPrimitive()) {
+      switch (t.asPrimitiveType().getPrimitiveTypeName()) {
+        case BOOLEAN: return f.booleanNode(g.getBoolean(i, 0));
+        case INT32: return f.numberNode(g.getInteger(i, 0));
+        case INT64: return f.numberNode(g.getLong(i, 0));
+        case FLOAT: return f.numberNode(g.getFloat(i, 0));
+        case DOUBLE: return f.numberNode(g.getDouble(i, 0));
+        default: return f.textNode(g.getString(i, 0));
+      }
+    }
+    Group inner = g.getGroup(i, 0);
+    if (t.getOriginalType() == OriginalType.MAP) {
+      ObjectNode map = f.objectNode();
+      for (int k = 0; k < inner.getFieldRepetitionCount(0); k++) {
+        Group kv = inner.getGroup(0, k);
+        map.set(kv.getString(0, 0), kv.getFieldRepetitionCount(1) == 0 ? f.nullNode() : value(kv, 1, kv.getType().getType(1)));
+      }
+      return map;
+    }
+    if (t.getOriginalType() == OriginalType.LIST) {
+      ArrayNode arr = f.arrayNode();
+      for (int k = 0; k < inner.getFieldRepetitionCount(0); k++) {
+        Group entry = inner.getGroup(0, k);
+        arr.add(entry.getFieldRepetitionCount(0) == 0 ? f.nullNode() : value(entry, 0, entry.getType().getType(0)));
+      }
+      return arr;
+    }
+    return toJson(inner);
+  }
+
+  /** Replays actions into protocol, metadata and live files. */
+  private static final class State {
+    Protocol protocol;
+    Metadata metadata;
+    final LinkedHashMap<String, AddFile> files = new LinkedHashMap<>();
+
+    void apply(DeltaAction a) {
+      if (a instanceof AddFile) {
+        AddFile add = (AddFile) a;
+        files.remove(add.path);
+        files.put(add.path, add);
+      } else if (a instanceof RemoveFile) {
+        files.remove(((RemoveFile) a).path);
+      } else if (a instanceof Metadata) {
+        metadata = (Metadata) a;
+      } else if (a instanceof Protocol) {
+        protocol = (Protocol) a;
+      }
+    }
+  }
+}

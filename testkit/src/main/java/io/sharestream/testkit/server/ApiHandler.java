@@ -1,0 +1,248 @@
+package io.sharestream.testkit.server;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.sharestream.testkit.delta.DeltaLog;
+import io.sharestream.testkit.delta.Snapshot;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.function.Function;
+
+/**
+ * The Delta Sharing REST API under the server's prefix: bearer-token auth, fault injection, routing, the list
+ * endpoints, table version and metadata. Query and changes are answered by {@link TableResponses}.
+ */
+final class ApiHandler implements HttpHandler {
+  private final DeltaSharingServer server;
+  private final TableResponses responses;
+
+  ApiHandler(DeltaSharingServer server) {
+    this.server = server;
+    this.responses = new TableResponses(server);
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) throws IOException {
+    Request req = new Request(exchange, server.prefix());
+    Endpoint endpoint = route(req);
+    RequestLog.Entry entry = server.requests().add(new RequestLog.Entry(endpoint, req.method,
+        exchange.getRequestURI().getRawPath(), exchange.getRequestURI().getRawQuery(),
+        exchange.getRequestHeaders().getFirst("delta-sharing-capabilities"),
+        exchange.getRequestHeaders().getFirst("User-Agent"), null));
+    try {
+      if (!server.authorized(exchange.getRequestHeaders().getFirst("Authorization"))) {
+        throw new ProtocolError(401, "UNAUTHENTICATED", "The bearer token is missing, invalid or expired.");
+      }
+      Faults.Rule fault = server.faults().claim(endpoint);
+      if (fault != null && fault.kind == Faults.Kind.DELAY) {
+        sleep(fault.delay.toMillis());
+        fault = null;
+      }
+      if (fault != null && fault.kind == Faults.Kind.STATUS) {
+        if (fault.retryAfterSeconds != null) {
+          exchange.getResponseHeaders().set("Retry-After", Integer.toString(fault.retryAfterSeconds));
+        }
+        throw new ProtocolError(fault.status, fault.status == 429 ? "RESOURCE_EXHAUSTED" : ProtocolError.INTERNAL,
+            "injected failure: HTTP " + fault.status);
+      }
+      entry.status = dispatch(endpoint, req, fault);
+    } catch (ProtocolError e) {
+      if (exchange.getResponseCode() != -1) {
+        throw e;
+      }
+      entry.status = e.status;
+      sendError(exchange, e);
+    } catch (RuntimeException e) {
+      if (exchange.getResponseCode() != -1) {
+        // the body has started (or a fault truncates it): drop the connection so the client sees a cut body,
+        // never a clean end without the end marker
+        entry.status = exchange.getResponseCode();
+        throw e;
+      }
+      entry.status = 500;
+      sendError(exchange, new ProtocolError(500, ProtocolError.INTERNAL, String.valueOf(e.getMessage())));
+    }
+    exchange.close();
+  }
+
+  private static Endpoint route(Request r) {
+    List<String> s = r.segments;
+    if (s.isEmpty() || !s.get(0).equals("shares")) {
+      return Endpoint.UNKNOWN;
+    }
+    switch (s.size()) {
+      case 1: return Endpoint.LIST_SHARES;
+      case 2: return Endpoint.GET_SHARE;
+      case 3: return s.get(2).equals("schemas") ? Endpoint.LIST_SCHEMAS
+          : s.get(2).equals("all-tables") ? Endpoint.LIST_ALL_TABLES : Endpoint.UNKNOWN;
+      case 5: return s.get(2).equals("schemas") && s.get(4).equals("tables") ? Endpoint.LIST_TABLES : Endpoint.UNKNOWN;
+      case 6: return s.get(2).equals("schemas") && s.get(4).equals("tables") ? Endpoint.VERSION : Endpoint.UNKNOWN;
+      case 7:
+        if (!s.get(2).equals("schemas") || !s.get(4).equals("tables")) {
+          return Endpoint.UNKNOWN;
+        }
+        switch (s.get(6)) {
+          case "version": return Endpoint.VERSION;
+          case "metadata": return Endpoint.METADATA;
+          case "query": return Endpoint.QUERY;
+          case "changes": return Endpoint.CHANGES;
+          default: return Endpoint.UNKNOWN;
+        }
+      default: return Endpoint.UNKNOWN;
+    }
+  }
+
+  private int dispatch(Endpoint endpoint, Request req, Faults.Rule fault) throws IOException {
+    switch (endpoint) {
+      case LIST_SHARES:
+        requireMethod(req, "GET");
+        return page(req, server.tables().shares(), name -> {
+          ObjectNode n = Lines.JSON.createObjectNode().put("name", name);
+          n.put("id", server.tables().shareId(name));
+          return n;
+        });
+      case GET_SHARE: {
+        requireMethod(req, "GET");
+        String share = share(req);
+        ObjectNode body = Lines.JSON.createObjectNode();
+        body.putObject("share").put("name", share).put("id", server.tables().shareId(share));
+        return sendJson(req.exchange, 200, body);
+      }
+      case LIST_SCHEMAS: {
+        requireMethod(req, "GET");
+        String share = share(req);
+        return page(req, server.tables().schemas(share),
+            name -> Lines.JSON.createObjectNode().put("name", name).put("share", share));
+      }
+      case LIST_TABLES: {
+        requireMethod(req, "GET");
+        String share = share(req);
+        String schema = req.segments.get(3);
+        if (server.tables().schemas(share).stream().noneMatch(schema::equalsIgnoreCase)) {
+          throw ProtocolError.notFound("[Share/Schema] '" + share + "/" + schema + "' does not exist, "
+              + "please contact your share provider for further information.");
+        }
+        return page(req, server.tables().tables(share, schema), this::tableItem);
+      }
+      case LIST_ALL_TABLES: {
+        requireMethod(req, "GET");
+        return page(req, server.tables().tables(share(req), null), this::tableItem);
+      }
+      case VERSION:
+        return version(req);
+      case METADATA:
+        requireMethod(req, "GET");
+        return responses.metadata(req, table(req), fault);
+      case QUERY:
+        requireMethod(req, "POST");
+        return responses.query(req, table(req), fault);
+      case CHANGES:
+        requireMethod(req, "GET");
+        return responses.changes(req, table(req), fault);
+      default:
+        throw ProtocolError.notFound("No API at " + req.exchange.getRequestURI().getPath());
+    }
+  }
+
+  private ObjectNode tableItem(SharedTable t) {
+    return Lines.JSON.createObjectNode().put("name", t.name).put("schema", t.schema).put("share", t.share)
+        .put("shareId", server.tables().shareId(t.share)).put("id", t.id);
+  }
+
+  private String share(Request req) {
+    String share = req.segments.get(1);
+    if (!server.tables().hasShare(share)) {
+      throw ProtocolError.notFound("share '" + share + "' not found");
+    }
+    return server.tables().shares().stream().filter(share::equalsIgnoreCase).findFirst().orElse(share);
+  }
+
+  private SharedTable table(Request req) {
+    List<String> s = req.segments;
+    return server.tables().find(s.get(1), s.get(3), s.get(5)).orElseThrow(() -> ProtocolError.notFound(
+        "[Share/Schema/Table] '" + s.get(1) + "/" + s.get(3) + "/" + s.get(5) + "' does not exist, "
+            + "please contact your share provider for further information."));
+  }
+
+  /** {@code GET .../version} (and the legacy {@code HEAD .../tables/{t}}): the version in a header, no body. */
+  private int version(Request req) throws IOException {
+    boolean legacy = req.segments.size() == 6;
+    requireMethod(req, legacy ? "HEAD" : "GET");
+    SharedTable table = table(req);
+    DeltaLog log = TableResponses.log(table);
+    long version = log.latestVersion();
+    String ts = req.param("startingTimestamp");
+    if (ts != null) {
+      TableResponses.requireHistory(table);
+      version = TableResponses.firstVersionAtOrAfter(log, TableResponses.parseTimestamp(ts, "startingTimestamp"));
+    }
+    req.exchange.getResponseHeaders().set("Delta-Table-Version", Long.toString(version));
+    req.exchange.sendResponseHeaders(200, -1);
+    return 200;
+  }
+
+  private <T> int page(Request req, List<T> items, Function<T, ObjectNode> render) throws IOException {
+    Long maxResults = req.longParam("maxResults");
+    int pageSize = maxResults == null ? 500 : (int) Math.min(maxResults, 500);
+    int start = 0;
+    String token = req.param("pageToken");
+    if (token != null && !token.isEmpty()) {
+      start = Tokens.decode(token, "pageToken").path("offset").asInt(-1);
+      if (start < 0 || start > items.size()) {
+        throw ProtocolError.invalid("invalid pageToken");
+      }
+    }
+    ObjectNode body = Lines.JSON.createObjectNode();
+    ArrayNode arr = body.putArray("items");
+    int end = Math.min(items.size(), start + pageSize);
+    for (int i = start; i < end; i++) {
+      arr.add(render.apply(items.get(i)));
+    }
+    if (end < items.size()) {
+      body.put("nextPageToken", Tokens.encode(Lines.JSON.createObjectNode().put("offset", end)));
+    }
+    return sendJson(req.exchange, 200, body);
+  }
+
+  private static void requireMethod(Request req, String method) {
+    if (!req.method.equals(method)) {
+      throw new ProtocolError(405, ProtocolError.MALFORMED, req.method + " is not allowed here; use " + method);
+    }
+  }
+
+  static int sendJson(HttpExchange exchange, int status, ObjectNode body) throws IOException {
+    byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+    return status;
+  }
+
+  private static void sendError(HttpExchange exchange, ProtocolError e) throws IOException {
+    ObjectNode body = Lines.JSON.createObjectNode().put("errorCode", e.errorCode).put("message", e.getMessage());
+    sendJson(exchange, e.status, body);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  static Snapshot snapshot(DeltaLog log, long version) {
+    try {
+      return log.snapshot(version);
+    } catch (NoSuchElementException e) {
+      throw ProtocolError.invalid("Cannot load table version " + version + ": " + e.getMessage());
+    }
+  }
+}

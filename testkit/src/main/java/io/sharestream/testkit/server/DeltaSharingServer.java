@@ -1,0 +1,205 @@
+package io.sharestream.testkit.server;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An embedded Delta Sharing server over local Delta tables: the protocol's REST API under {@code /delta-sharing},
+ * pre-signed file downloads under {@code /storage}, and an OAuth token endpoint under {@code /oauth/token}, all on
+ * 127.0.0.1 with an ephemeral port. Responses are streamed; nothing is cached, so tables changed on disk by a
+ * {@link io.sharestream.testkit.delta.DeltaTableWriter} are served at once.
+ *
+ * <pre>{@code
+ * try (DeltaSharingServer server = DeltaSharingServer.builder()
+ *     .table("share", "schema", "events", tableDir, true)
+ *     .start()) {
+ *   Path profile = server.writeProfile(tmp.resolve("profile.share"));
+ *   ...
+ * }
+ * }</pre>
+ */
+public final class DeltaSharingServer implements AutoCloseable {
+  static final String PREFIX = "/delta-sharing";
+
+  private final HttpServer http;
+  private final ExecutorService executor;
+  private final SharedTables tables;
+  private final Faults faults = new Faults();
+  private final RequestLog requests = new RequestLog();
+  private final FileUrls urls;
+  private final OAuthHandler oauth;
+  private final String bearerToken;
+  private final Duration urlTtl;
+  private final String baseUrl;
+
+  private DeltaSharingServer(Builder b) throws IOException {
+    this.tables = b.tables;
+    this.bearerToken = b.bearerToken;
+    this.urlTtl = b.urlTtl;
+    this.http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 64);
+    this.baseUrl = "http://127.0.0.1:" + http.getAddress().getPort();
+    this.urls = new FileUrls(baseUrl);
+    this.oauth = new OAuthHandler(this);
+    AtomicInteger threads = new AtomicInteger();
+    this.executor = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "delta-sharing-test-server-" + threads.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    http.setExecutor(executor);
+    http.createContext(PREFIX, new ApiHandler(this));
+    http.createContext("/storage/", new StorageHandler(this));
+    http.createContext("/oauth/token", oauth);
+    http.start();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Server settings and the initial shared tables. */
+  public static final class Builder {
+    private final SharedTables tables = new SharedTables();
+    private String bearerToken = "token-" + UUID.randomUUID();
+    private Duration urlTtl = Duration.ofHours(1);
+    private int port;
+
+    /** Shares {@code share.schema.table} from the Delta table at {@code dir}. */
+    public Builder table(String share, String schema, String table, Path dir, boolean historyShared) {
+      tables.add(share, schema, table, dir, historyShared);
+      return this;
+    }
+
+    public Builder bearerToken(String token) {
+      this.bearerToken = token;
+      return this;
+    }
+
+    /** Lifetime of pre-signed URLs (default one hour, as the reference server). */
+    public Builder urlTtl(Duration ttl) {
+      this.urlTtl = ttl;
+      return this;
+    }
+
+    /** Port to listen on; 0 (default) picks a free one. */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    public DeltaSharingServer start() {
+      try {
+        return new DeltaSharingServer(this);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot start the Delta Sharing test server", e);
+      }
+    }
+  }
+
+  /** The profile {@code endpoint}: {@code http://127.0.0.1:<port>/delta-sharing}. */
+  public String endpoint() {
+    return baseUrl + PREFIX;
+  }
+
+  public int port() {
+    return http.getAddress().getPort();
+  }
+
+  public String bearerToken() {
+    return bearerToken;
+  }
+
+  /** A version 1 profile (bearer token) for this server. */
+  public String profileJson() {
+    ObjectNode p = Lines.JSON.createObjectNode();
+    p.put("shareCredentialsVersion", 1);
+    p.put("endpoint", endpoint());
+    p.put("bearerToken", bearerToken);
+    return p.toString();
+  }
+
+  /** Writes {@link #profileJson()} to {@code file} and returns it. */
+  public Path writeProfile(Path file) {
+    try {
+      Files.write(file, profileJson().getBytes(StandardCharsets.UTF_8));
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Turns on the OAuth client-credentials endpoint; its tokens are then accepted by the API until they expire. */
+  public DeltaSharingServer enableOAuth(String clientId, String clientSecret, Duration tokenLifetime) {
+    oauth.configure(clientId, clientSecret, tokenLifetime);
+    return this;
+  }
+
+  /** The OAuth token endpoint URL ({@code tokenEndpoint} of a version 2 profile). */
+  public String tokenEndpoint() {
+    return baseUrl + "/oauth/token";
+  }
+
+  /** A version 2 profile ({@code oauth_client_credentials}) for this server. */
+  public String oauthProfileJson(String clientId, String clientSecret) {
+    ObjectNode p = Lines.JSON.createObjectNode();
+    p.put("shareCredentialsVersion", 2);
+    p.put("type", "oauth_client_credentials");
+    p.put("endpoint", endpoint());
+    p.put("tokenEndpoint", tokenEndpoint());
+    p.put("clientId", clientId);
+    p.put("clientSecret", clientSecret);
+    return p.toString();
+  }
+
+  public SharedTables tables() {
+    return tables;
+  }
+
+  public Faults faults() {
+    return faults;
+  }
+
+  public RequestLog requests() {
+    return requests;
+  }
+
+  Duration urlTtl() {
+    return urlTtl;
+  }
+
+  FileUrls urls() {
+    return urls;
+  }
+
+  String prefix() {
+    return PREFIX;
+  }
+
+  boolean authorized(String header) {
+    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return false;
+    }
+    String token = header.substring(7).trim();
+    return MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8), bearerToken.getBytes(StandardCharsets.UTF_8))
+        || oauth.accepts(token);
+  }
+
+  @Override
+  public void close() {
+    http.stop(0);
+    executor.shutdownNow();
+  }
+}

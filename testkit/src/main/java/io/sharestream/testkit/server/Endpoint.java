@@ -1,0 +1,13 @@
+package io.sharestream.testkit.server;
+
+/** The kinds of request the server answers; faults and the request log are keyed by them. */
+public enum Endpoint {
+  LIST_SHARES, GET_SHARE, LIST_SCHEMAS, LIST_TABLES, LIST_ALL_TABLES,
+  VERSION, METADATA, QUERY, CHANGES,
+  /** Pre-signed file downloads. */
+  STORAGE,
+  /** The OAuth client-credentials token endpoint. */
+  OAUTH_TOKEN,
+  /** Anything that did not match a route. */
+  UNKNOWN
+}

@@ -1,0 +1,150 @@
+package io.sharestream.testkit.server;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Failure injection, switchable per test. Each rule applies to the next {@code times} requests to the given
+ * endpoints, in the order rules were added; a request takes at most one rule. Storage slowness and URL lifetime are
+ * settings rather than counted rules. Everything resets with {@link #clear()}.
+ */
+public final class Faults {
+  /** What a rule does to the request it takes. */
+  enum Kind { STATUS, DELAY, TRUNCATE, PAUSE, END_STREAM_ERROR, DELTA_FORMAT }
+
+  static final class Rule {
+    final Set<Endpoint> targets;
+    final Kind kind;
+    int remaining;
+    int status;
+    Integer retryAfterSeconds;
+    int afterLines;
+    String message;
+    Duration delay;
+    CountDownLatch reached;
+    CountDownLatch release;
+
+    Rule(Set<Endpoint> targets, Kind kind, int times) {
+      this.targets = targets;
+      this.kind = kind;
+      this.remaining = times;
+    }
+  }
+
+  private final List<Rule> rules = new ArrayList<>();
+  private volatile Duration urlTtl;
+  private volatile Duration storageDelayPerChunk = Duration.ZERO;
+
+  /** Answers the next {@code times} requests with 429 and {@code Retry-After: retryAfterSeconds}. */
+  public Faults rateLimit(Endpoint target, int times, int retryAfterSeconds) {
+    Rule r = add(target, Kind.STATUS, times);
+    r.status = 429;
+    r.retryAfterSeconds = retryAfterSeconds;
+    return this;
+  }
+
+  /** Answers the next {@code times} requests with {@code status} (e.g. 500, 503) and a JSON error body. */
+  public Faults failWith(Endpoint target, int times, int status) {
+    add(target, Kind.STATUS, times).status = status;
+    return this;
+  }
+
+  /** Waits {@code delay} before answering the next {@code times} requests (a slow server). */
+  public Faults delay(Endpoint target, int times, Duration delay) {
+    add(target, Kind.DELAY, times).delay = delay;
+    return this;
+  }
+
+  /**
+   * Closes the connection after {@code afterLines} NDJSON lines of the next {@code times} responses: the body ends
+   * mid-response with no {@code endStreamAction}.
+   */
+  public Faults truncate(Endpoint target, int times, int afterLines) {
+    add(target, Kind.TRUNCATE, times).afterLines = afterLines;
+    return this;
+  }
+
+  /** Ends the next {@code times} NDJSON responses with an {@code endStreamAction} carrying {@code message}. */
+  public Faults endStreamError(Endpoint target, int times, String message) {
+    add(target, Kind.END_STREAM_ERROR, times).message = message;
+    return this;
+  }
+
+  /** Answers the next {@code times} table responses in {@code delta} response format whatever the client asked. */
+  public Faults respondInDeltaFormat(Endpoint target, int times) {
+    add(target, Kind.DELTA_FORMAT, times);
+    return this;
+  }
+
+  /**
+   * Holds the next response to {@code target} after {@code afterLines} lines (flushed to the client) until
+   * {@code release} opens; {@code reached} opens when the server is holding. Lets tests see a body arrive while
+   * the server has not produced the rest.
+   */
+  public Faults pause(Endpoint target, int afterLines, CountDownLatch reached, CountDownLatch release) {
+    Rule r = add(target, Kind.PAUSE, 1);
+    r.afterLines = afterLines;
+    r.reached = reached;
+    r.release = release;
+    return this;
+  }
+
+  /** Pre-signed URLs issued from now on expire after {@code ttl} (null: the server's default). */
+  public Faults urlTtl(Duration ttl) {
+    this.urlTtl = ttl;
+    return this;
+  }
+
+  /** Sleeps {@code perChunk} before each 64 KiB chunk of a file download (slow storage). */
+  public Faults slowStorage(Duration perChunk) {
+    this.storageDelayPerChunk = perChunk;
+    return this;
+  }
+
+  public synchronized void clear() {
+    rules.clear();
+    urlTtl = null;
+    storageDelayPerChunk = Duration.ZERO;
+  }
+
+  /** Rules not yet used up. */
+  public synchronized int pending() {
+    return rules.stream().mapToInt(r -> r.remaining).sum();
+  }
+
+  private synchronized Rule add(Endpoint target, Kind kind, int times) {
+    if (times < 1) {
+      throw new IllegalArgumentException("times must be >= 1");
+    }
+    Rule r = new Rule(EnumSet.of(target), kind, times);
+    rules.add(r);
+    return r;
+  }
+
+  /** Takes the first rule for {@code endpoint}, if any, counting one use. */
+  synchronized Rule claim(Endpoint endpoint) {
+    for (Iterator<Rule> it = rules.iterator(); it.hasNext(); ) {
+      Rule r = it.next();
+      if (r.targets.contains(endpoint)) {
+        if (--r.remaining == 0) {
+          it.remove();
+        }
+        return r;
+      }
+    }
+    return null;
+  }
+
+  Duration urlTtl() {
+    return urlTtl;
+  }
+
+  Duration storageDelayPerChunk() {
+    return storageDelayPerChunk;
+  }
+}

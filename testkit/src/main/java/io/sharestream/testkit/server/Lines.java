@@ -1,0 +1,133 @@
+package io.sharestream.testkit.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sharestream.testkit.delta.DeltaAction;
+import io.sharestream.testkit.delta.DeltaAction.AddFile;
+import io.sharestream.testkit.delta.DeltaAction.FileAction;
+import io.sharestream.testkit.delta.DeltaAction.Metadata;
+import io.sharestream.testkit.delta.DeltaAction.Protocol;
+import io.sharestream.testkit.delta.DeltaAction.RemoveFile;
+
+/**
+ * Renders protocol, metadata and file actions as response lines in either response format: {@code parquet}
+ * (protocol "API Response Actions in Parquet Format") or {@code delta} (the Delta log action wrapped, its path
+ * replaced by a pre-signed URL).
+ */
+final class Lines {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The line's file kind in parquet format. */
+  enum Kind {
+    FILE("file"), ADD("add"), REMOVE("remove"), CDF("cdf");
+
+    final String key;
+
+    Kind(String key) {
+      this.key = key;
+    }
+  }
+
+  private final boolean delta;
+
+  Lines(boolean delta) {
+    this.delta = delta;
+  }
+
+  String format() {
+    return delta ? "delta" : "parquet";
+  }
+
+  ObjectNode protocol(Protocol p) {
+    ObjectNode body = JSON.createObjectNode();
+    if (delta) {
+      body.set("deltaProtocol", p.toJson().get("protocol"));
+    } else {
+      body.put("minReaderVersion", 1);
+    }
+    return wrap("protocol", body);
+  }
+
+  /** A metaData line; {@code version}, {@code size} and {@code numFiles} are added when not null. */
+  ObjectNode metadata(Metadata m, boolean historyShared, Long version, Long size, Long numFiles) {
+    ObjectNode body = JSON.createObjectNode();
+    if (delta) {
+      body.set("deltaMetadata", m.toJson().get("metaData"));
+    } else {
+      body.put("id", m.id);
+      if (m.name != null) {
+        body.put("name", m.name);
+      }
+      if (m.description != null) {
+        body.put("description", m.description);
+      }
+      body.putObject("format").put("provider", "parquet");
+      body.put("schemaString", m.schemaString);
+      body.set("partitionColumns", JSON.valueToTree(m.partitionColumns));
+      ObjectNode conf = body.putObject("configuration");
+      if (historyShared && m.changeDataFeedEnabled()) {
+        conf.put("enableChangeDataFeed", "true");
+      }
+    }
+    if (version != null) {
+      body.put("version", version);
+    }
+    if (size != null) {
+      body.put("size", size);
+    }
+    if (numFiles != null) {
+      body.put("numFiles", numFiles);
+    }
+    return wrap("metaData", body);
+  }
+
+  /** A file line: {@code version}/{@code timestamp} are added when not null. */
+  ObjectNode file(Kind kind, FileAction f, String url, long expiration, Long version, Long timestamp) {
+    String id = FileUrls.fileId(f.path);
+    if (delta) {
+      ObjectNode body = JSON.createObjectNode();
+      body.put("id", id);
+      if (version != null) {
+        body.put("version", version);
+      }
+      if (timestamp != null) {
+        body.put("timestamp", timestamp);
+      }
+      body.put("expirationTimestamp", expiration);
+      ObjectNode action = ((ObjectNode) f.toJson().elements().next()).deepCopy();
+      action.put("path", url);
+      String actionKey = kind == Kind.CDF ? "cdc" : kind == Kind.REMOVE ? "remove" : "add";
+      body.putObject("deltaSingleAction").set(actionKey, action);
+      return wrap("file", body);
+    }
+    ObjectNode body = JSON.createObjectNode();
+    body.put("url", url);
+    body.put("id", id);
+    body.set("partitionValues", JSON.valueToTree(f.partitionValues));
+    body.put("size", f.size);
+    if (f instanceof AddFile && ((AddFile) f).stats != null) {
+      body.put("stats", ((AddFile) f).stats);
+    }
+    if (version != null) {
+      body.put("version", version);
+    }
+    if (timestamp != null) {
+      body.put("timestamp", timestamp);
+    }
+    body.put("expirationTimestamp", expiration);
+    return wrap(kind.key, body);
+  }
+
+  static Kind kindOf(DeltaAction a) {
+    if (a instanceof AddFile) {
+      return Kind.ADD;
+    }
+    return a instanceof RemoveFile ? Kind.REMOVE : Kind.CDF;
+  }
+
+  private static ObjectNode wrap(String key, ObjectNode body) {
+    ObjectNode n = JSON.createObjectNode();
+    n.set(key, body);
+    return n;
+  }
+}

@@ -1,0 +1,105 @@
+package io.sharestream.testkit.server;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * An OAuth 2.0 client-credentials token endpoint ({@code POST /oauth/token}) for profile version 2: checks HTTP
+ * Basic client credentials and {@code grant_type=client_credentials}, issues random access tokens with
+ * {@code expires_in}, which the API then accepts as bearer tokens until they expire.
+ */
+final class OAuthHandler implements HttpHandler {
+  private final DeltaSharingServer server;
+  private final SecureRandom random = new SecureRandom();
+  private final Map<String, Long> issued = new ConcurrentHashMap<>();
+  private volatile String clientId;
+  private volatile String clientSecret;
+  private volatile Duration lifetime = Duration.ofHours(1);
+
+  OAuthHandler(DeltaSharingServer server) {
+    this.server = server;
+  }
+
+  void configure(String id, String secret, Duration tokenLifetime) {
+    this.clientId = id;
+    this.clientSecret = secret;
+    this.lifetime = tokenLifetime;
+  }
+
+  boolean accepts(String token) {
+    Long expiry = issued.get(token);
+    return expiry != null && expiry > System.currentTimeMillis();
+  }
+
+  int tokensIssued() {
+    return issued.size();
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) throws IOException {
+    RequestLog.Entry entry = server.requests().add(new RequestLog.Entry(Endpoint.OAUTH_TOKEN,
+        exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(), null, null,
+        exchange.getRequestHeaders().getFirst("User-Agent"), null));
+    try {
+      entry.status = respond(exchange);
+    } finally {
+      exchange.close();
+    }
+  }
+
+  private int respond(HttpExchange exchange) throws IOException {
+    Faults.Rule fault = server.faults().claim(Endpoint.OAUTH_TOKEN);
+    if (fault != null && fault.kind == Faults.Kind.STATUS) {
+      if (fault.retryAfterSeconds != null) {
+        exchange.getResponseHeaders().set("Retry-After", Integer.toString(fault.retryAfterSeconds));
+      }
+      return error(exchange, fault.status, "temporarily_unavailable");
+    }
+    if (!exchange.getRequestMethod().equalsIgnoreCase("POST")) {
+      return error(exchange, 405, "invalid_request");
+    }
+    if (clientId == null || !("Basic " + Base64.getEncoder().encodeToString(
+        (clientId + ":" + clientSecret).getBytes(StandardCharsets.UTF_8)))
+        .equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+      return error(exchange, 401, "invalid_client");
+    }
+    Map<String, String> form = new HashMap<>();
+    String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+    for (String pair : body.split("&")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0) {
+        form.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+      }
+    }
+    if (!"client_credentials".equals(form.get("grant_type"))) {
+      return error(exchange, 400, "unsupported_grant_type");
+    }
+    byte[] raw = new byte[24];
+    random.nextBytes(raw);
+    String token = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+    issued.put(token, System.currentTimeMillis() + lifetime.toMillis());
+    ObjectNode out = Lines.JSON.createObjectNode();
+    out.put("access_token", token);
+    out.put("token_type", "bearer");
+    out.put("expires_in", lifetime.getSeconds());
+    if (form.containsKey("scope")) {
+      out.put("scope", form.get("scope"));
+    }
+    return ApiHandler.sendJson(exchange, 200, out);
+  }
+
+  private static int error(HttpExchange exchange, int status, String code) throws IOException {
+    return ApiHandler.sendJson(exchange, status, Lines.JSON.createObjectNode().put("error", code));
+  }
+}

@@ -1,0 +1,112 @@
+package io.sharestream.testkit.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs the test server standalone, for demos and manual checks:
+ *
+ * <pre>
+ * java -cp ... io.sharestream.testkit.server.ServerMain --port 8080 --token secret --config tables.json \
+ *     [--profile out.share] [--url-ttl-seconds 3600]
+ * </pre>
+ *
+ * {@code tables.json}: {@code {"tables": [{"name": "share.schema.table", "location": "/path/to/delta/table",
+ * "history": true}]}} ({@code history} defaults to true).
+ */
+public final class ServerMain {
+  private ServerMain() {}
+
+  public static void main(String[] args) throws Exception {
+    DeltaSharingServer server;
+    try {
+      server = start(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("error: " + e.getMessage());
+      System.err.println("usage: ServerMain --config tables.json [--port 0] [--token T] [--profile out.share] "
+          + "[--url-ttl-seconds 3600]");
+      System.exit(2);
+      return;
+    }
+    System.out.println("Delta Sharing test server listening at " + server.endpoint());
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+    new CountDownLatch(1).await();
+  }
+
+  /** Parses the arguments and starts the server (separate from {@link #main} for tests). */
+  public static DeltaSharingServer start(String[] args) throws IOException {
+    DeltaSharingServer.Builder b = DeltaSharingServer.builder();
+    Path config = null;
+    Path profile = null;
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException("missing value for " + arg);
+      }
+      String value = args[++i];
+      switch (arg) {
+        case "--port": b.port(Integer.parseInt(value)); break;
+        case "--token": b.bearerToken(value); break;
+        case "--config": config = Path.of(value); break;
+        case "--profile": profile = Path.of(value); break;
+        case "--url-ttl-seconds": b.urlTtl(Duration.ofSeconds(Long.parseLong(value))); break;
+        default: throw new IllegalArgumentException("unknown option " + arg);
+      }
+    }
+    if (config == null) {
+      throw new IllegalArgumentException("--config is required");
+    }
+    for (TableEntry t : readConfig(config)) {
+      b.table(t.share, t.schema, t.table, t.location, t.history);
+    }
+    DeltaSharingServer server = b.start();
+    if (profile != null) {
+      server.writeProfile(profile);
+    }
+    return server;
+  }
+
+  private static List<TableEntry> readConfig(Path file) throws IOException {
+    JsonNode root = Lines.JSON.readTree(Files.readAllBytes(file));
+    List<TableEntry> out = new ArrayList<>();
+    for (JsonNode t : root.path("tables")) {
+      String name = t.path("name").asText("");
+      String[] parts = name.split("\\.");
+      if (parts.length != 3) {
+        throw new IllegalArgumentException("table name '" + name + "' in " + file + " must be share.schema.table");
+      }
+      if (!t.hasNonNull("location")) {
+        throw new IllegalArgumentException("table " + name + " in " + file + " has no location");
+      }
+      Path location = Path.of(t.get("location").asText());
+      Path base = file.toAbsolutePath().getParent();
+      out.add(new TableEntry(parts[0], parts[1], parts[2], base.resolve(location), t.path("history").asBoolean(true)));
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException(file + " lists no tables");
+    }
+    return out;
+  }
+
+  private static final class TableEntry {
+    final String share;
+    final String schema;
+    final String table;
+    final Path location;
+    final boolean history;
+
+    TableEntry(String share, String schema, String table, Path location, boolean history) {
+      this.share = share;
+      this.schema = schema;
+      this.table = table;
+      this.location = location;
+      this.history = history;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package io.sharestream.testkit.server;
+
+import io.sharestream.testkit.delta.DeltaLog;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.UUID;
+
+/** One table as shared: its three-part name, where its Delta table lives, and whether history is shared. */
+public final class SharedTable {
+  public final String share;
+  public final String schema;
+  public final String name;
+  public final boolean historyShared;
+  /** Stable id reported by the list endpoints. */
+  public final String id = UUID.randomUUID().toString();
+  private volatile Location location;
+
+  /** The directory and the key its pre-signed URLs carry; a new location gets a new key, old URLs stop working. */
+  static final class Location {
+    final DeltaLog log;
+    final String key;
+
+    Location(Path dir) {
+      this.log = new DeltaLog(dir);
+      this.key = UUID.randomUUID().toString().replace("-", "");
+    }
+  }
+
+  SharedTable(String share, String schema, String name, Path dir, boolean historyShared) {
+    this.share = share;
+    this.schema = schema;
+    this.name = name;
+    this.historyShared = historyShared;
+    this.location = new Location(dir);
+  }
+
+  public String fullName() {
+    return share + "." + schema + "." + name;
+  }
+
+  public Path dir() {
+    return location.log.tableDir();
+  }
+
+  Location location() {
+    return location;
+  }
+
+  void relocate(Path dir) {
+    this.location = new Location(dir);
+  }
+
+  boolean is(String s, String sc, String t) {
+    return share.equalsIgnoreCase(s) && schema.equalsIgnoreCase(sc) && name.equalsIgnoreCase(t);
+  }
+
+  static String key(String fullName) {
+    return fullName.toLowerCase(Locale.ROOT);
+  }
+}

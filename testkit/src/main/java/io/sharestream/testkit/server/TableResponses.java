@@ -1,0 +1,561 @@
+package io.sharestream.testkit.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sharestream.testkit.delta.DeltaAction;
+import io.sharestream.testkit.delta.DeltaAction.AddFile;
+import io.sharestream.testkit.delta.DeltaAction.CdcFile;
+import io.sharestream.testkit.delta.DeltaAction.FileAction;
+import io.sharestream.testkit.delta.DeltaAction.Metadata;
+import io.sharestream.testkit.delta.DeltaAction.Protocol;
+import io.sharestream.testkit.delta.DeltaAction.RemoveFile;
+import io.sharestream.testkit.delta.DeltaLog;
+import io.sharestream.testkit.delta.Snapshot;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The table data endpoints: {@code metadata}, {@code query} (snapshot at latest/version/timestamp, or data changes
+ * from {@code startingVersion}) and {@code changes} (the change data feed). Every request is validated whole before
+ * the status line goes out, then answered line by line; {@code maxFiles}/{@code pageToken} page the file lines,
+ * each page repeating the protocol and metadata lines.
+ */
+final class TableResponses {
+  private final DeltaSharingServer server;
+
+  TableResponses(DeltaSharingServer server) {
+    this.server = server;
+  }
+
+  // ---------------------------------------------------------------- metadata
+
+  int metadata(Request req, SharedTable table, Faults.Rule fault) throws IOException {
+    DeltaLog log = log(table);
+    Long version = req.longParam("version");
+    String ts = req.param("timestamp");
+    if (version != null && ts != null) {
+      throw ProtocolError.invalid("Please only provide one of version or timestamp.");
+    }
+    if (version != null || ts != null) {
+      requireHistory(table);
+    }
+    long v = version != null ? version
+        : ts != null ? versionAsOf(log, parseTimestamp(ts, "timestamp")) : log.latestVersion();
+    checkSnapshotVersion(log, v);
+    Snapshot s = ApiHandler.snapshot(log, v);
+    Lines lines = format(req, table, s.protocol, fault);
+    NdjsonResponse out = new NdjsonResponse(req.exchange, fault);
+    out.start(v, lines.format(), false);
+    out.line(lines.protocol(s.protocol));
+    out.line(lines.metadata(s.metadata, table.historyShared, version != null || ts != null ? v : null,
+        s.sizeInBytes(), (long) s.files().size()));
+    out.finish(Lines.JSON.createObjectNode());
+    return 200;
+  }
+
+  // ---------------------------------------------------------------- query
+
+  int query(Request req, SharedTable table, Faults.Rule fault) throws IOException {
+    JsonNode body;
+    try {
+      byte[] raw = req.body();
+      body = raw.length == 0 ? Lines.JSON.createObjectNode() : Lines.JSON.readTree(raw);
+    } catch (IOException e) {
+      throw ProtocolError.malformed("The request body is not valid JSON.");
+    }
+    if (body == null || !body.isObject()) {
+      throw ProtocolError.malformed("The request body must be a JSON object.");
+    }
+    Long version = optLong(body, "version");
+    String timestamp = body.hasNonNull("timestamp") ? body.get("timestamp").asText() : null;
+    Long startingVersion = optLong(body, "startingVersion");
+    Long endingVersion = optLong(body, "endingVersion");
+    Long maxFiles = optLong(body, "maxFiles");
+    String pageToken = body.hasNonNull("pageToken") ? body.get("pageToken").asText() : null;
+    boolean includeRefreshToken = body.path("includeRefreshToken").asBoolean(false);
+    String refreshToken = body.hasNonNull("refreshToken") ? body.get("refreshToken").asText() : null;
+    Long limitHint = optLong(body, "limitHint");
+
+    int given = (version != null ? 1 : 0) + (timestamp != null ? 1 : 0) + (startingVersion != null ? 1 : 0);
+    if (given > 1) {
+      throw ProtocolError.invalid("Please only provide one of: version, timestamp, startingVersion");
+    }
+    if (endingVersion != null && startingVersion == null) {
+      throw ProtocolError.invalid("endingVersion can only be used together with startingVersion");
+    }
+    if (maxFiles != null && maxFiles <= 0) {
+      throw ProtocolError.invalid("maxFiles must be positive: " + maxFiles);
+    }
+    if ((includeRefreshToken || refreshToken != null) && given > 0) {
+      throw ProtocolError.invalid("includeRefreshToken and refreshToken can only be used when querying the latest "
+          + "snapshot of the table");
+    }
+    if ((includeRefreshToken || refreshToken != null) && pageToken != null) {
+      throw ProtocolError.invalid("includeRefreshToken and refreshToken must be used in the first page request");
+    }
+    if (given > 0) {
+      requireHistory(table);
+    }
+    DeltaLog log = log(table);
+    String queryKey = queryKey(table, body);
+    Tokens.Page page = pageToken == null ? null : Tokens.readPage(pageToken, queryKey);
+    boolean endMarker = maxFiles != null || pageToken != null || includeRefreshToken
+        || req.capability("includeendstreamaction", "true");
+    if (startingVersion != null) {
+      return changesSince(req, table, log, fault, startingVersion, endingVersion, maxFiles, page, queryKey, endMarker);
+    }
+    long latest = log.latestVersion();
+    long v;
+    if (page != null) {
+      v = page.version;
+    } else if (refreshToken != null) {
+      v = Tokens.readRefresh(refreshToken);
+    } else if (version != null) {
+      v = version;
+    } else if (timestamp != null) {
+      v = versionAsOf(log, parseTimestamp(timestamp, "timestamp"));
+    } else {
+      v = latest;
+    }
+    checkSnapshotVersion(log, v);
+    boolean versioned = version != null || timestamp != null;
+    return snapshot(req, table, log, fault, v, versioned, maxFiles, page, queryKey, endMarker,
+        includeRefreshToken ? Tokens.refresh(v, System.currentTimeMillis() + Duration.ofHours(1).toMillis()) : null,
+        limitHint);
+  }
+
+  private int snapshot(Request req, SharedTable table, DeltaLog log, Faults.Rule fault, long v, boolean versioned,
+      Long maxFiles, Tokens.Page page, String queryKey, boolean endMarker, String refreshToken, Long limitHint)
+      throws IOException {
+    Snapshot s = ApiHandler.snapshot(log, v);
+    Lines lines = format(req, table, s.protocol, fault);
+    SignedFiles signer = new SignedFiles(table);
+    NdjsonResponse out = new NdjsonResponse(req.exchange, fault);
+    out.start(v, lines.format(), endMarker);
+    out.line(lines.protocol(s.protocol));
+    out.line(lines.metadata(s.metadata, table.historyShared, versioned ? v : null, s.sizeInBytes(),
+        (long) s.files().size()));
+    long index = 0;
+    long start = page == null ? 0 : page.positionIndex;
+    long emitted = 0;
+    long records = 0;
+    String next = null;
+    for (AddFile f : s.files()) {
+      if (index++ < start) {
+        continue;
+      }
+      if (maxFiles != null && emitted == maxFiles) {
+        next = Tokens.page(queryKey, v, v, index - 1);
+        break;
+      }
+      if (limitHint != null && records >= limitHint) {
+        break;
+      }
+      out.line(lines.file(Lines.Kind.FILE, f, signer.url(f.path), signer.expiration,
+          versioned ? v : null, versioned ? s.timestamp : null));
+      emitted++;
+      records += numRecords(f);
+    }
+    ObjectNode end = Lines.JSON.createObjectNode();
+    if (next != null) {
+      end.put("nextPageToken", next);
+    }
+    if (refreshToken != null) {
+      end.put("refreshToken", refreshToken);
+    }
+    if (emitted > 0) {
+      end.put("minUrlExpirationTimestamp", signer.expiration);
+    }
+    out.finish(end);
+    return 200;
+  }
+
+  /** {@code query} with {@code startingVersion}: add/remove actions with {@code dataChange=true} per version. */
+  private int changesSince(Request req, SharedTable table, DeltaLog log, Faults.Rule fault, long startingVersion,
+      Long endingVersion, Long maxFiles, Tokens.Page page, String queryKey, boolean endMarker) throws IOException {
+    long latest = page != null ? page.version : log.latestVersion();
+    long end = checkRange(log, startingVersion, endingVersion, latest, "reading change data");
+    Snapshot start = ApiHandler.snapshot(log, startingVersion);
+    Lines lines = format(req, table, start.protocol, fault);
+    VersionStream stream = new VersionStream(req, table, log, fault, lines, maxFiles, page, queryKey, latest);
+    stream.out.start(startingVersion, lines.format(), endMarker);
+    stream.out.line(lines.protocol(start.protocol));
+    stream.out.line(lines.metadata(start.metadata, table.historyShared, startingVersion, null, null));
+    stream.run(startingVersion, end, false, true);
+    return 200;
+  }
+
+  // ---------------------------------------------------------------- changes (CDF)
+
+  int changes(Request req, SharedTable table, Faults.Rule fault) throws IOException {
+    if (!table.historyShared) {
+      throw ProtocolError.invalid("cdf is not enabled on table " + table.fullName());
+    }
+    DeltaLog log = log(table);
+    Long sv = req.longParam("startingVersion");
+    String sts = req.param("startingTimestamp");
+    Long ev = req.longParam("endingVersion");
+    String ets = req.param("endingTimestamp");
+    if (sv != null && sts != null) {
+      throw ProtocolError.invalid("Multiple starting arguments provided for CDF read. Please provide one of either "
+          + "startingTimestamp or startingVersion.");
+    }
+    if (ev != null && ets != null) {
+      throw ProtocolError.invalid("Multiple ending arguments provided for CDF read. Please provide one of either "
+          + "endingTimestamp or endingVersion.");
+    }
+    if (sv == null && sts == null) {
+      throw ProtocolError.invalid("No startingVersion or startingTimestamp provided for CDF read.");
+    }
+    Long maxFiles = req.longParam("maxFiles");
+    if (maxFiles != null && maxFiles <= 0) {
+      throw ProtocolError.invalid("maxFiles must be positive: " + maxFiles);
+    }
+    String pageToken = req.param("pageToken");
+    ObjectNode keyParams = Lines.JSON.createObjectNode();
+    req.params.forEach((k, v) -> {
+      if (!k.equals("maxFiles") && !k.equals("pageToken")) {
+        keyParams.put(k, v);
+      }
+    });
+    String queryKey = queryKey(table, keyParams);
+    Tokens.Page page = pageToken == null || pageToken.isEmpty() ? null : Tokens.readPage(pageToken, queryKey);
+    long latest = page != null ? page.version : log.latestVersion();
+    long start = sv != null ? sv : firstVersionAtOrAfter(log, parseTimestamp(sts, "startingTimestamp"));
+    Long endV = ev != null ? ev : ets != null ? versionAsOf(log, parseTimestamp(ets, "endingTimestamp")) : null;
+    long end = checkRange(log, start, endV, latest, "reading change data");
+    boolean historical = Boolean.parseBoolean(req.param("includeHistoricalMetadata"));
+
+    Snapshot first = ApiHandler.snapshot(log, start);
+    checkChangeDataRecorded(log, first.metadata, start, end);
+    Metadata head = historical ? first.metadata : ApiHandler.snapshot(log, latest).metadata;
+    Lines lines = format(req, table, first.protocol, fault);
+    VersionStream stream = new VersionStream(req, table, log, fault, lines, maxFiles, page, queryKey, latest);
+    boolean endMarker = maxFiles != null || page != null || req.capability("includeendstreamaction", "true");
+    stream.out.start(start, lines.format(), endMarker);
+    stream.out.line(lines.protocol(first.protocol));
+    stream.out.line(lines.metadata(head, table.historyShared, start, null, null));
+    stream.run(start, end, true, historical);
+    return 200;
+  }
+
+  private static void checkChangeDataRecorded(DeltaLog log, Metadata atStart, long start, long end) {
+    boolean enabled = atStart.changeDataFeedEnabled();
+    for (long v = start; v <= end; v++) {
+      if (v > start) {
+        Metadata[] latest = {null};
+        log.forEachAction(v, a -> {
+          if (a instanceof Metadata) {
+            latest[0] = (Metadata) a;
+          }
+        });
+        if (latest[0] != null) {
+          enabled = latest[0].changeDataFeedEnabled();
+        }
+      }
+      if (!enabled) {
+        throw ProtocolError.invalid("Error getting change data for range [" + start + ", " + end + "] as change "
+            + "data was not recorded for version [" + v + "]");
+      }
+    }
+  }
+
+  /**
+   * Streams the file actions of versions {@code [from, to]} with their version and commit timestamp, historical
+   * metaData lines between them, and page bookkeeping by {@code (version, index within version)}.
+   */
+  private final class VersionStream {
+    final NdjsonResponse out;
+    final SharedTable table;
+    final DeltaLog log;
+    final Lines lines;
+    final Long maxFiles;
+    final Tokens.Page page;
+    final String queryKey;
+    final long pinned;
+    final SignedFiles signer;
+    long emitted;
+    String next;
+
+    VersionStream(Request req, SharedTable table, DeltaLog log, Faults.Rule fault, Lines lines, Long maxFiles,
+        Tokens.Page page, String queryKey, long latest) {
+      this.out = new NdjsonResponse(req.exchange, fault);
+      this.table = table;
+      this.log = log;
+      this.lines = lines;
+      this.maxFiles = maxFiles;
+      this.page = page;
+      this.queryKey = queryKey;
+      this.pinned = page == null ? latest : page.version;
+      this.signer = new SignedFiles(table);
+    }
+
+    void run(long from, long to, boolean cdf, boolean historicalMetadata) throws IOException {
+      TreeMap<Long, Long> timestamps = log.timestamps();
+      long first = page == null ? from : page.positionVersion;
+      for (long v = first; v <= to && next == null; v++) {
+        long skip = page != null && v == page.positionVersion ? page.positionIndex : 0;
+        boolean useCdc = cdf && hasCdc(v);
+        long version = v;
+        long timestamp = timestamps.get(v);
+        long[] index = {0};
+        IOException[] failure = {null};
+        log.visitActions(v, a -> {
+          try {
+            if (a instanceof Metadata) {
+              if (historicalMetadata && version > from && skip == 0) {
+                out.line(lines.metadata((Metadata) a, table.historyShared, version, null, null));
+              }
+              return true;
+            }
+            if (!selected(a, useCdc)) {
+              return true;
+            }
+            long i = index[0]++;
+            if (i < skip) {
+              return true;
+            }
+            if (maxFiles != null && emitted == maxFiles) {
+              next = Tokens.page(queryKey, pinned, version, i);
+              return false;
+            }
+            FileAction f = (FileAction) a;
+            out.line(lines.file(Lines.kindOf(a), f, signer.url(f.path), signer.expiration, version, timestamp));
+            emitted++;
+            return true;
+          } catch (IOException e) {
+            failure[0] = e;
+            return false;
+          }
+        });
+        if (failure[0] != null) {
+          throw failure[0];
+        }
+      }
+      ObjectNode end = Lines.JSON.createObjectNode();
+      if (next != null) {
+        end.put("nextPageToken", next);
+      }
+      if (emitted > 0) {
+        end.put("minUrlExpirationTimestamp", signer.expiration);
+      }
+      out.finish(end);
+    }
+
+    private boolean hasCdc(long v) {
+      boolean[] found = {false};
+      log.visitActions(v, a -> !(found[0] = a instanceof CdcFile));
+      return found[0];
+    }
+
+    private boolean selected(DeltaAction a, boolean useCdc) {
+      if (useCdc) {
+        return a instanceof CdcFile;
+      }
+      if (a instanceof AddFile) {
+        return ((AddFile) a).dataChange;
+      }
+      return a instanceof RemoveFile && ((RemoveFile) a).dataChange;
+    }
+  }
+
+  /** Signs URLs for one response; every URL of the response expires at the same instant. */
+  private final class SignedFiles {
+    final SharedTable.Location location;
+    final long expiration;
+
+    SignedFiles(SharedTable table) {
+      this.location = table.location();
+      Duration ttl = server.faults().urlTtl() != null ? server.faults().urlTtl() : server.urlTtl();
+      this.expiration = System.currentTimeMillis() + ttl.toMillis();
+    }
+
+    String url(String path) {
+      return server.urls().sign(location.key, path, expiration);
+    }
+  }
+
+  // ---------------------------------------------------------------- shared checks
+
+  static DeltaLog log(SharedTable table) {
+    DeltaLog log = table.location().log;
+    if (!log.exists()) {
+      throw ProtocolError.malformed("Table " + table.fullName() + " has no Delta table at its location.");
+    }
+    return log;
+  }
+
+  static void requireHistory(SharedTable table) {
+    if (!table.historyShared) {
+      throw ProtocolError.invalid("Reading table by version or timestamp is not supported because history sharing "
+          + "is not enabled on table: " + table.fullName());
+    }
+  }
+
+  /** Picks the response format from the client's {@code responseformat} capability and the table's protocol. */
+  private static Lines format(Request req, SharedTable table, Protocol protocol, Faults.Rule fault) {
+    if (fault != null && fault.kind == Faults.Kind.DELTA_FORMAT) {
+      return new Lines(true);
+    }
+    boolean acceptsDelta = req.capability("responseformat", "delta");
+    boolean acceptsParquet = !req.capabilities.containsKey("responseformat")
+        || req.capability("responseformat", "parquet");
+    if (protocol.minReaderVersion > 1) {
+      if (!acceptsDelta) {
+        throw new ProtocolError(400, ProtocolError.UNSUPPORTED, "Unsupported Delta table " + table.fullName()
+            + ": Delta protocol version (" + protocol.minReaderVersion + "," + protocol.minWriterVersion + ")"
+            + (protocol.readerFeatures == null ? "" : " with reader features " + protocol.readerFeatures)
+            + " is too new for the parquet response format; use responseFormat=delta.");
+      }
+      return new Lines(true);
+    }
+    return new Lines(acceptsDelta && !acceptsParquet);
+  }
+
+  private static void checkSnapshotVersion(DeltaLog log, long v) {
+    long latest = log.latestVersion();
+    if (v > latest) {
+      throw ProtocolError.invalid("Cannot load table version " + v + " as the latest version is " + latest + ".");
+    }
+    long earliest = log.earliestVersion();
+    if (v < earliest) {
+      throw ProtocolError.invalid("Cannot load table version " + v + ": it is before the earliest available "
+          + "version " + earliest + ".");
+    }
+  }
+
+  /** Validates {@code [start, end]} (end defaults to latest) and returns end. */
+  private static long checkRange(DeltaLog log, long start, Long end, long latest, String what) {
+    if (start > latest) {
+      throw ProtocolError.invalid("Provided Start version(" + start + ") for " + what + " is invalid. Start "
+          + "version cannot be greater than the latest version of the table(" + latest + ").");
+    }
+    long e = end == null ? latest : end;
+    if (e > latest) {
+      throw ProtocolError.invalid("Provided End version(" + e + ") for " + what + " is invalid. End version "
+          + "cannot be greater than the latest version of the table(" + latest + ").");
+    }
+    if (start > e) {
+      throw ProtocolError.invalid("CDF range from start " + start + " to end " + e + " was invalid. End version "
+          + "cannot be before start version.");
+    }
+    long earliest = log.earliestCommitVersion();
+    if (start < earliest) {
+      throw ProtocolError.invalid("Cannot load table version " + start + ": it is before the earliest available "
+          + "version " + earliest + " (the log before it was cleaned up).");
+    }
+    return e;
+  }
+
+  static Instant parseTimestamp(String text, String param) {
+    try {
+      return OffsetDateTime.parse(text).toInstant();
+    } catch (DateTimeParseException e) {
+      try {
+        return Instant.parse(text);
+      } catch (DateTimeParseException e2) {
+        throw ProtocolError.invalid("Invalid " + param + " '" + text + "': expected an ISO-8601 timestamp such as "
+            + "2022-01-01T00:00:00Z");
+      }
+    }
+  }
+
+  /** The latest version committed at or before {@code t} (time travel by timestamp). */
+  static long versionAsOf(DeltaLog log, Instant t) {
+    TreeMap<Long, Long> ts = log.timestamps();
+    long ms = t.toEpochMilli();
+    Map.Entry<Long, Long> firstEntry = ts.firstEntry();
+    if (ms < firstEntry.getValue()) {
+      throw ProtocolError.invalid("The provided timestamp (" + t + ") is before the earliest version available "
+          + "to this table (" + firstEntry.getKey() + " at " + Instant.ofEpochMilli(firstEntry.getValue()) + ").");
+    }
+    Map.Entry<Long, Long> lastEntry = ts.lastEntry();
+    if (ms > lastEntry.getValue()) {
+      throw ProtocolError.invalid("The provided timestamp (" + t + ") is after the latest version available to "
+          + "this table (" + lastEntry.getKey() + " at " + Instant.ofEpochMilli(lastEntry.getValue()) + ").");
+    }
+    long found = firstEntry.getKey();
+    for (Map.Entry<Long, Long> e : ts.entrySet()) {
+      if (e.getValue() <= ms) {
+        found = e.getKey();
+      }
+    }
+    return found;
+  }
+
+  /** The first version committed at or after {@code t}; the earliest one when {@code t} precedes them all. */
+  static long firstVersionAtOrAfter(DeltaLog log, Instant t) {
+    TreeMap<Long, Long> ts = log.timestamps();
+    long ms = t.toEpochMilli();
+    for (Iterator<Map.Entry<Long, Long>> it = ts.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<Long, Long> e = it.next();
+      if (e.getValue() >= ms) {
+        return e.getKey();
+      }
+    }
+    throw ProtocolError.invalid("The provided timestamp (" + t + ") is after the latest commit timestamp ("
+        + Instant.ofEpochMilli(ts.lastEntry().getValue()) + ") of version " + ts.lastKey() + ".");
+  }
+
+  private static Long optLong(JsonNode body, String field) {
+    JsonNode n = body.get(field);
+    if (n == null || n.isNull()) {
+      return null;
+    }
+    if (!n.canConvertToLong() && !n.isTextual()) {
+      throw ProtocolError.invalid("invalid " + field + ": " + n);
+    }
+    long v;
+    try {
+      v = n.isTextual() ? Long.parseLong(n.asText()) : n.asLong();
+    } catch (NumberFormatException e) {
+      throw ProtocolError.invalid("invalid " + field + ": " + n);
+    }
+    if (v < 0) {
+      throw ProtocolError.invalid(field + " cannot be negative: " + v);
+    }
+    return v;
+  }
+
+  private static long numRecords(AddFile f) {
+    if (f.stats == null) {
+      return 0;
+    }
+    try {
+      return Lines.JSON.readTree(f.stats).path("numRecords").asLong(0);
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  /** A key of the query's parameters that a page token is bound to (everything but paging fields). */
+  private static String queryKey(SharedTable table, JsonNode params) {
+    ObjectNode copy = params.isObject() ? ((ObjectNode) params).deepCopy() : Lines.JSON.createObjectNode();
+    copy.remove(List.of("maxFiles", "pageToken"));
+    List<String> names = new ArrayList<>();
+    copy.fieldNames().forEachRemaining(names::add);
+    names.sort(null);
+    StringBuilder canonical = new StringBuilder(table.fullName()).append('|').append(table.location().key);
+    for (String n : names) {
+      canonical.append('|').append(n).append('=').append(copy.get(n));
+    }
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
+      return FileUrls.hex(d).substring(0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+}
