@@ -1,0 +1,346 @@
+package io.sharestream.testkit.delta;
+
+import static io.sharestream.testkit.delta.DeltaType.field;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sharestream.testkit.delta.DeltaAction.AddFile;
+import io.sharestream.testkit.delta.DeltaAction.CdcFile;
+import io.sharestream.testkit.delta.DeltaAction.RemoveFile;
+import io.sharestream.testkit.delta.DeltaType.StructType;
+import io.sharestream.testkit.delta.ParquetSchemas.TimestampEncoding;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.OriginalType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class DeltaTableWriterTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  static final StructType ALL_TYPES = DeltaType.struct(
+      field("id", DeltaType.LONG, false),
+      field("b", DeltaType.BOOLEAN),
+      field("i8", DeltaType.BYTE),
+      field("i16", DeltaType.SHORT),
+      field("i32", DeltaType.INTEGER),
+      field("f32", DeltaType.FLOAT),
+      field("f64", DeltaType.DOUBLE),
+      field("s", DeltaType.STRING),
+      field("bin", DeltaType.BINARY),
+      field("d", DeltaType.DATE),
+      field("ts", DeltaType.TIMESTAMP),
+      field("ntz", DeltaType.TIMESTAMP_NTZ),
+      field("dec5", DeltaType.decimal(5, 2)),
+      field("dec18", DeltaType.decimal(18, 4)),
+      field("dec38", DeltaType.decimal(38, 18)),
+      field("st", DeltaType.struct(field("x", DeltaType.INTEGER), field("y", DeltaType.array(DeltaType.STRING, true)))),
+      field("arr", DeltaType.array(DeltaType.LONG, true)),
+      field("m", DeltaType.map(DeltaType.STRING, DeltaType.struct(field("v", DeltaType.DOUBLE)), true)));
+
+  @TempDir Path tmp;
+
+  static Map<String, Object> row(Object... kv) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], kv[i + 1]);
+    }
+    return m;
+  }
+
+  static List<Map<String, Object>> allTypeRows() {
+    Map<String, Object> nestedValue = new LinkedHashMap<>();
+    nestedValue.put("k1", row("v", 1.5));
+    nestedValue.put("k2", null);
+    List<Long> withNull = new ArrayList<>(Arrays.asList(1L, null, 3L));
+    return List.of(
+        row("id", 1L, "b", true, "i8", (byte) -128, "i16", (short) 32767, "i32", Integer.MIN_VALUE,
+            "f32", Float.NaN, "f64", Double.POSITIVE_INFINITY, "s", "quote\" newline\n ünïcødé ✓",
+            "bin", new byte[] {0, 1, (byte) 0xFF}, "d", LocalDate.of(9999, 12, 31),
+            "ts", Instant.parse("1969-07-20T20:17:40.123456Z"), "ntz", LocalDateTime.of(2024, 2, 29, 23, 59, 59, 999_999_000),
+            "dec5", new BigDecimal("-999.99"), "dec18", new BigDecimal("12345678901234.5678"),
+            "dec38", new BigDecimal("-12345678901234567890.123456789012345678"),
+            "st", row("x", 7, "y", List.of("a", "")), "arr", withNull, "m", nestedValue),
+        row("id", 2L, "b", false, "i8", (byte) 0, "i16", (short) -1, "i32", 0, "f32", Float.NEGATIVE_INFINITY,
+            "f64", -0.0, "s", "", "bin", new byte[0], "d", LocalDate.of(1900, 1, 1),
+            "ts", Instant.parse("2024-01-01T00:00:00Z"), "ntz", LocalDateTime.of(1970, 1, 1, 0, 0),
+            "dec5", new BigDecimal("0.01"), "dec18", new BigDecimal("0.0000"), "dec38", new BigDecimal("0E-18"),
+            "st", row("x", null, "y", List.of()), "arr", List.of(), "m", Map.of()),
+        row("id", 3L));
+  }
+
+  @ParameterizedTest
+  @EnumSource(TimestampEncoding.class)
+  void everyTypeRoundTripsThroughPlainParquetReading(TimestampEncoding encoding) throws IOException {
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("t"), ALL_TYPES).timestamps(encoding).commit();
+    w.append(allTypeRows());
+    Snapshot s = w.snapshot();
+    assertThat(s.files()).hasSize(1);
+    Path file = w.log().resolve(s.files().iterator().next().path);
+
+    List<Map<String, Object>> back = ParquetRows.read(file, ALL_TYPES);
+    assertThat(normalize(back)).isEqualTo(normalize(withAllColumns(allTypeRows())));
+
+    MessageType schema = ParquetRows.fileSchema(file);
+    assertThat(schema.getType("ts").asPrimitiveType().getPrimitiveTypeName())
+        .isEqualTo(encoding == TimestampEncoding.INT96 ? PrimitiveTypeName.INT96 : PrimitiveTypeName.INT64);
+    assertThat(schema.getType("dec5").asPrimitiveType().getPrimitiveTypeName()).isEqualTo(PrimitiveTypeName.INT32);
+    assertThat(schema.getType("dec18").asPrimitiveType().getPrimitiveTypeName()).isEqualTo(PrimitiveTypeName.INT64);
+    assertThat(schema.getType("dec38").asPrimitiveType().getPrimitiveTypeName())
+        .isEqualTo(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY);
+    assertThat(schema.getType("dec38").asPrimitiveType().getTypeLength()).isEqualTo(16);
+    assertThat(schema.getType("arr").getOriginalType()).isEqualTo(OriginalType.LIST);
+    assertThat(schema.getType("m").getOriginalType()).isEqualTo(OriginalType.MAP);
+    assertThat(schema.getType("d").getOriginalType()).isEqualTo(OriginalType.DATE);
+    try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(
+        new org.apache.hadoop.fs.Path(file.toUri()), new Configuration(false)))) {
+      assertThat(r.getRowGroups().get(0).getColumns())
+          .allSatisfy(c -> assertThat(c.getCodec()).isEqualTo(CompressionCodecName.SNAPPY));
+    }
+  }
+
+  @Test
+  void partitionedTablesUseEscapedHiveDirectoriesAndKeepPartitionColumnsOutOfFiles() throws IOException {
+    StructType schema = DeltaType.struct(field("id", DeltaType.LONG), field("region", DeltaType.STRING),
+        field("day", DeltaType.DATE));
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("p"), schema).partitionedBy("region", "day").commit();
+    w.append(List.of(
+        row("id", 1L, "region", "x:y/z", "day", LocalDate.of(2024, 5, 1)),
+        row("id", 2L, "region", null, "day", LocalDate.of(2024, 5, 1)),
+        row("id", 3L, "region", "x:y/z", "day", LocalDate.of(2024, 5, 1))));
+    List<AddFile> files = new ArrayList<>(w.snapshot().files());
+    assertThat(files).hasSize(2);
+    AddFile escaped = files.stream().filter(f -> "x:y/z".equals(f.partitionValues.get("region"))).findFirst().get();
+    assertThat(escaped.path).startsWith("region=x%253Ay%252Fz/day=2024-05-01/");
+    assertThat(escaped.partitionValues).containsEntry("day", "2024-05-01");
+    assertThat(Files.isDirectory(w.dir().resolve("region=x%3Ay%2Fz").resolve("day=2024-05-01"))).isTrue();
+    AddFile nulls = files.stream().filter(f -> f.partitionValues.get("region") == null).findFirst().get();
+    assertThat(nulls.path).startsWith("region=__HIVE_DEFAULT_PARTITION__/");
+    assertThat(nulls.partitionValues).containsKey("region");
+
+    MessageType fileSchema = ParquetRows.fileSchema(w.log().resolve(escaped.path));
+    assertThat(fileSchema.getFields()).extracting(org.apache.parquet.schema.Type::getName).containsExactly("id");
+    assertThat(w.readAll()).extracting(r -> r.get("region")).containsExactlyInAnyOrder("x:y/z", "x:y/z", null);
+  }
+
+  @Test
+  void commitsCarryProtocolMetadataCommitInfoAndModificationTimeTimestamps() throws IOException {
+    Clock frozen = Clock.fixed(Instant.parse("2024-03-01T10:00:00Z"), ZoneOffset.UTC);
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("c"), ALL_TYPES).changeDataFeed(true)
+        .name("events").description("all types").clock(frozen).commit();
+    w.append(allTypeRows());
+    w.append(allTypeRows());
+
+    List<JsonNode> v0 = lines(w.log().commitFile(0));
+    assertThat(v0.get(0).has("commitInfo")).isTrue();
+    assertThat(v0.get(0).get("commitInfo").path("operation").asText()).isEqualTo("CREATE TABLE");
+    JsonNode protocol = v0.get(1).get("protocol");
+    assertThat(protocol.path("minReaderVersion").asInt()).isEqualTo(1);
+    assertThat(protocol.path("minWriterVersion").asInt()).isEqualTo(4);
+    JsonNode meta = v0.get(2).get("metaData");
+    assertThat(meta.path("configuration").path("delta.enableChangeDataFeed").asText()).isEqualTo("true");
+    assertThat(DeltaType.parseSchema(meta.path("schemaString").asText())).isEqualTo(ALL_TYPES);
+    assertThat(meta.path("format").path("provider").asText()).isEqualTo("parquet");
+
+    JsonNode add = lines(w.log().commitFile(1)).get(1).get("add");
+    assertThat(add.path("dataChange").asBoolean()).isTrue();
+    assertThat(JSON.readTree(add.path("stats").asText()).path("numRecords").asLong()).isEqualTo(3);
+
+    // a frozen clock still gives strictly increasing commit times, and they are the files' modification times
+    long t0 = Files.getLastModifiedTime(w.log().commitFile(0)).toMillis();
+    assertThat(t0).isEqualTo(Instant.parse("2024-03-01T10:00:00Z").toEpochMilli());
+    assertThat(w.log().timestamps().values()).containsExactly(t0, t0 + 1, t0 + 2);
+    assertThat(lines(w.log().commitFile(2)).get(0).get("commitInfo").path("timestamp").asLong()).isEqualTo(t0 + 2);
+  }
+
+  @Test
+  void deleteRemovesMatchedFilesRewritesPartialOnesAndRecordsDeleteChangeRows() {
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("d"), ALL_TYPES.without(List.of())).changeDataFeed(true)
+        .commit();
+    w.append(ids(0, 4), 2); // files {0,1} {2,3}
+    w.append(ids(4, 6)); // file {4,5}
+    long v = w.deleteWhere(r -> (Long) r.get("id") <= 2);
+    List<DeltaAction> actions = w.log().actions(v);
+    assertThat(actions.stream().filter(a -> a instanceof RemoveFile)).hasSize(2);
+    assertThat(actions.stream().filter(a -> a instanceof AddFile)).hasSize(1); // {3}
+    List<CdcFile> cdc = actions.stream().filter(a -> a instanceof CdcFile).map(a -> (CdcFile) a)
+        .collect(Collectors.toList());
+    assertThat(cdc).hasSize(1);
+    assertThat(cdc.get(0).path).startsWith("_change_data/");
+    List<Map<String, Object>> changes = readChange(w, cdc.get(0));
+    assertThat(changes).extracting(r -> r.get("id")).containsExactly(0L, 1L, 2L);
+    assertThat(changes).extracting(r -> r.get(DeltaTableWriter.CHANGE_TYPE)).containsOnly("delete");
+    assertThat(w.readAll()).extracting(r -> r.get("id")).containsExactlyInAnyOrder(3L, 4L, 5L);
+  }
+
+  @Test
+  void updateRewritesTouchedFilesAndRecordsPreAndPostImages() {
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("u"), ALL_TYPES).changeDataFeed(true).commit();
+    w.append(ids(0, 3));
+    w.append(ids(3, 6));
+    long v = w.updateWhere(r -> r.get("id").equals(4L), r -> {
+      r.put("s", "updated");
+      return r;
+    });
+    List<DeltaAction> actions = w.log().actions(v);
+    assertThat(actions.stream().filter(a -> a instanceof RemoveFile)).hasSize(1);
+    CdcFile cdc = (CdcFile) actions.stream().filter(a -> a instanceof CdcFile).findFirst().get();
+    List<Map<String, Object>> changes = readChange(w, cdc);
+    assertThat(changes).extracting(r -> r.get(DeltaTableWriter.CHANGE_TYPE))
+        .containsExactly("update_preimage", "update_postimage");
+    assertThat(changes.get(0).get("s")).isEqualTo("s4");
+    assertThat(changes.get(1).get("s")).isEqualTo("updated");
+    assertThat(w.readAll()).filteredOn(r -> r.get("id").equals(4L)).extracting(r -> r.get("s"))
+        .containsExactly("updated");
+    assertThat(w.readAll()).hasSize(6);
+  }
+
+  @Test
+  void overwriteRemovesEveryFileAndWritesNoChangeDataFiles() {
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("o"), ALL_TYPES).changeDataFeed(true).commit();
+    w.append(ids(0, 3));
+    long v = w.overwrite(ids(10, 12));
+    List<DeltaAction> actions = w.log().actions(v);
+    assertThat(actions.stream().filter(a -> a instanceof RemoveFile)).hasSize(1);
+    assertThat(actions.stream().filter(a -> a instanceof CdcFile)).isEmpty();
+    assertThat(w.readAll()).extracting(r -> r.get("id")).containsExactly(10L, 11L);
+  }
+
+  @Test
+  void compactionRewritesFilesWithDataChangeFalseAndKeepsRows() {
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("k"), ALL_TYPES).commit();
+    w.append(ids(0, 6), 2);
+    long v = w.compact();
+    List<DeltaAction> actions = w.log().actions(v);
+    assertThat(actions.stream().filter(a -> a instanceof RemoveFile).map(a -> ((RemoveFile) a).dataChange))
+        .containsExactly(false, false, false);
+    assertThat(actions.stream().filter(a -> a instanceof AddFile).map(a -> ((AddFile) a).dataChange))
+        .containsExactly(false);
+    assertThat(w.snapshot().files()).hasSize(1);
+    assertThat(w.readAll()).extracting(r -> r.get("id")).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L);
+  }
+
+  @Test
+  void addedColumnReadsNullFromOlderFilesAndValuesFromNewOnes() {
+    StructType base = DeltaType.struct(field("id", DeltaType.LONG));
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("a"), base).commit();
+    w.append(List.of(row("id", 1L)));
+    long v = w.addColumn(field("score", DeltaType.DOUBLE));
+    assertThat(w.log().actions(v)).hasSize(2); // commitInfo + metaData, no data
+    w.append(List.of(row("id", 2L, "score", 0.5)));
+    assertThat(w.snapshot().metadata.schema().fields).extracting(f -> f.name).containsExactly("id", "score");
+    assertThat(w.readAll()).containsExactlyInAnyOrder(row("id", 1L, "score", null), row("id", 2L, "score", 0.5));
+    assertThatThrownBy(() -> w.addColumn(field("nn", DeltaType.LONG, false)))
+        .hasMessageContaining("nullable");
+  }
+
+  @Test
+  void enablingChangeDataFeedLaterUpgradesTheProtocol() {
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("e"), ALL_TYPES).commit();
+    assertThat(w.snapshot().protocol.minWriterVersion).isEqualTo(2);
+    w.setProperty("delta.enableChangeDataFeed", "true");
+    assertThat(w.snapshot().protocol.minWriterVersion).isEqualTo(4);
+    assertThat(w.snapshot().metadata.changeDataFeedEnabled()).isTrue();
+  }
+
+  @Test
+  void smallRowGroupSizeGivesFilesWithManyRowGroups() throws IOException {
+    StructType schema = DeltaType.struct(field("id", DeltaType.LONG), field("pad", DeltaType.STRING));
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("g"), schema).rowGroupBytes(4096).commit();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (long i = 0; i < 2000; i++) {
+      rows.add(row("id", i, "pad", "x".repeat(40) + i));
+    }
+    w.append(rows);
+    Path file = w.log().resolve(w.snapshot().files().iterator().next().path);
+    assertThat(ParquetRows.rowGroups(file)).isGreaterThan(3);
+    assertThat(w.readAll()).hasSize(2000);
+  }
+
+  @Test
+  void openingAnotherTablesDirectoryTwiceIsRefused() {
+    DeltaTableWriter.create(tmp.resolve("x"), ALL_TYPES).commit();
+    assertThatThrownBy(() -> DeltaTableWriter.create(tmp.resolve("x"), ALL_TYPES).commit())
+        .hasMessageContaining("already exists");
+    assertThat(DeltaTableWriter.open(tmp.resolve("x")).version()).isZero();
+  }
+
+  private static List<Map<String, Object>> ids(long from, long to) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (long i = from; i < to; i++) {
+      out.add(row("id", i, "s", "s" + i));
+    }
+    return out;
+  }
+
+  private static List<Map<String, Object>> readChange(DeltaTableWriter w, CdcFile f) {
+    StructType schema = w.snapshot().metadata.schema().add(field(DeltaTableWriter.CHANGE_TYPE, DeltaType.STRING));
+    try {
+      return ParquetRows.read(w.log().resolve(f.path), schema);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static List<JsonNode> lines(Path commit) throws IOException {
+    List<JsonNode> out = new ArrayList<>();
+    for (String l : Files.readAllLines(commit)) {
+      out.add(JSON.readTree(l));
+    }
+    return out;
+  }
+
+  private static List<Map<String, Object>> withAllColumns(List<Map<String, Object>> rows) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Map<String, Object> r : rows) {
+      Map<String, Object> full = new LinkedHashMap<>();
+      ALL_TYPES.fields.forEach(f -> full.put(f.name, r.get(f.name)));
+      out.add(full);
+    }
+    return out;
+  }
+
+  /** byte[] has identity equality; compare such values by content. */
+  private static Object normalize(Object v) {
+    if (v instanceof byte[]) {
+      return "bytes:" + Arrays.toString((byte[]) v);
+    }
+    if (v instanceof List) {
+      return ((List<?>) v).stream().map(DeltaTableWriterTest::normalize).collect(Collectors.toList());
+    }
+    if (v instanceof Map) {
+      Map<Object, Object> out = new HashMap<>();
+      ((Map<?, ?>) v).forEach((k, x) -> out.put(k, normalize(x)));
+      return out;
+    }
+    if (v instanceof Float && ((Float) v).isNaN()) {
+      return "NaN";
+    }
+    return v;
+  }
+
+}
