@@ -1,0 +1,67 @@
+package io.sharestream.common.client;
+
+import io.sharestream.common.profile.DeltaSharingProfile;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Instant;
+
+/** Supplies the {@code Authorization} header for sharing-server requests. Implementations are thread-safe. */
+public interface CredentialProvider {
+  /** The header value, e.g. {@code Bearer <token>}; fetches or renews a token when needed. */
+  String authorizationHeader();
+
+  /** The server answered 401 with the current credentials: drop any cached token so the next call gets a new one. */
+  void invalidate();
+
+  /** When the current token expires, or null when unknown (used in error messages only). */
+  Instant tokenExpiry();
+
+  /** Whether a 401 may be cured by fetching a new token (OAuth) rather than being final (static bearer token). */
+  boolean renewable();
+
+  /** The provider a profile calls for. */
+  static CredentialProvider forProfile(DeltaSharingProfile profile, HttpClient http, ClientSettings settings,
+      Clock clock) {
+    switch (profile.type()) {
+      case OAUTH_CLIENT_CREDENTIALS:
+        return new OAuthClientCredentials(profile, http, settings, clock);
+      case BEARER_TOKEN:
+      default:
+        return new BearerToken(profile.bearerToken(), profile.expirationTime());
+    }
+  }
+
+  /** A static bearer token from a version 1 profile. */
+  final class BearerToken implements CredentialProvider {
+    private final String header;
+    private final Instant expiry;
+
+    BearerToken(String token, Instant expiry) {
+      this.header = "Bearer " + token;
+      this.expiry = expiry;
+    }
+
+    @Override
+    public String authorizationHeader() {
+      return header;
+    }
+
+    @Override
+    public void invalidate() {}
+
+    @Override
+    public Instant tokenExpiry() {
+      return expiry;
+    }
+
+    @Override
+    public boolean renewable() {
+      return false;
+    }
+
+    @Override
+    public String toString() {
+      return "BearerToken{<redacted>" + (expiry == null ? "" : ", expires " + expiry) + "}";
+    }
+  }
+}

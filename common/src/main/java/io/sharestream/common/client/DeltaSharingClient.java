@@ -1,0 +1,347 @@
+package io.sharestream.common.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sharestream.common.errors.Errors;
+import io.sharestream.common.model.ListedItem;
+import io.sharestream.common.model.ProtocolInfo;
+import io.sharestream.common.model.TableMetadata;
+import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.common.profile.TableRef;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.StringJoiner;
+
+/**
+ * The Delta Sharing REST client: every endpoint the streaming and batch paths need, over {@code java.net.http}.
+ * Lists are paged lazily; query and changes answers are streamed line by line ({@link FileListing}); transient
+ * failures are retried per {@link RetrySettings}; HTTP errors become typed exceptions from
+ * {@link io.sharestream.common.errors.Errors}. Thread-safe; one instance per profile.
+ */
+public final class DeltaSharingClient implements AutoCloseable {
+  static final ObjectMapper JSON = new ObjectMapper();
+  /** What this client asks of the server on table data endpoints. */
+  static final String CAPABILITIES = "responseformat=parquet;includeendstreamaction=true";
+
+  private final DeltaSharingProfile profile;
+  private final ClientSettings settings;
+  private final HttpClient http;
+  private final CredentialProvider credentials;
+  private final Retrier retrier;
+
+  public DeltaSharingClient(DeltaSharingProfile profile, ClientSettings settings) {
+    this(profile, settings, Clock.systemUTC());
+  }
+
+  public DeltaSharingClient(DeltaSharingProfile profile, ClientSettings settings, Clock clock) {
+    this.profile = profile;
+    this.settings = settings;
+    this.http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout()).version(HttpClient.Version.HTTP_1_1)
+        .followRedirects(HttpClient.Redirect.NORMAL).build();
+    this.credentials = CredentialProvider.forProfile(profile, http, settings, clock);
+    this.retrier = new Retrier(settings.retry(), settings.sleeper());
+  }
+
+  public DeltaSharingProfile profile() {
+    return profile;
+  }
+
+  public ClientSettings settings() {
+    return settings;
+  }
+
+  HttpClient http() {
+    return http;
+  }
+
+  Retrier retrier() {
+    return retrier;
+  }
+
+  // ------------------------------------------------------------------ lists
+
+  /** Every share, fetched page by page as the iterator advances. */
+  public Iterator<ListedItem> listShares() {
+    return paged("/shares", "listing shares", n -> new ListedItem(n.path("name").asText(), null, null, id(n)));
+  }
+
+  public Iterator<ListedItem> listSchemas(String share) {
+    return paged("/shares/" + Http.segment(share) + "/schemas", "listing schemas of share " + share,
+        n -> new ListedItem(n.path("name").asText(), n.path("share").asText(share), null, null));
+  }
+
+  public Iterator<ListedItem> listTables(String share, String schema) {
+    return paged("/shares/" + Http.segment(share) + "/schemas/" + Http.segment(schema) + "/tables",
+        "listing tables of " + share + "." + schema, this::tableItem);
+  }
+
+  public Iterator<ListedItem> listAllTables(String share) {
+    return paged("/shares/" + Http.segment(share) + "/all-tables", "listing all tables of share " + share,
+        this::tableItem);
+  }
+
+  private ListedItem tableItem(JsonNode n) {
+    return new ListedItem(n.path("name").asText(), n.path("share").asText(), n.path("schema").asText(), id(n));
+  }
+
+  private static String id(JsonNode n) {
+    return n.hasNonNull("id") ? n.get("id").asText() : null;
+  }
+
+  private Iterator<ListedItem> paged(String path, String what, java.util.function.Function<JsonNode, ListedItem> item) {
+    return new Iterator<ListedItem>() {
+      private final List<ListedItem> page = new ArrayList<>();
+      private int next;
+      private String token;
+      private boolean done;
+
+      @Override
+      public boolean hasNext() {
+        while (next >= page.size() && !done) {
+          fetch();
+        }
+        return next < page.size();
+      }
+
+      @Override
+      public ListedItem next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return page.get(next++);
+      }
+
+      private void fetch() {
+        Map<String, String> q = new LinkedHashMap<>();
+        if (token != null) {
+          q.put("pageToken", token);
+        }
+        JsonNode body = getJson(path, q, what);
+        page.clear();
+        next = 0;
+        body.path("items").forEach(n -> page.add(item.apply(n)));
+        String t = body.hasNonNull("nextPageToken") ? body.get("nextPageToken").asText() : "";
+        if (t.isEmpty()) {
+          done = true;
+        } else if (t.equals(token)) {
+          throw Errors.protocol(what, "the server returned the same nextPageToken twice");
+        }
+        token = t.isEmpty() ? null : t;
+      }
+    };
+  }
+
+  private JsonNode getJson(String path, Map<String, String> query, String what) {
+    return retrier.call(what, () -> {
+      HttpResponse<InputStream> r = send("GET", path, query, null, what, false);
+      try (InputStream in = r.body()) {
+        JsonNode n = JSON.readTree(in);
+        if (n == null || !n.isObject()) {
+          throw Errors.protocol(what, "the body is not a JSON object");
+        }
+        return n;
+      }
+    });
+  }
+
+  // ------------------------------------------------------------------ table version and metadata
+
+  /** The table's latest version. */
+  public long tableVersion(TableRef table) {
+    return version(table, null);
+  }
+
+  /** The first version committed at or after {@code startingTimestamp} (needs history sharing). */
+  public long tableVersionAt(TableRef table, Instant startingTimestamp) {
+    return version(table, startingTimestamp);
+  }
+
+  private long version(TableRef table, Instant ts) {
+    String what = (ts == null ? "the version of " : "the version at " + ts + " of ") + table;
+    Map<String, String> q = new LinkedHashMap<>();
+    if (ts != null) {
+      q.put("startingTimestamp", ts.toString());
+    }
+    return retrier.call(what, () -> {
+      HttpResponse<InputStream> r = send("GET", tablePath(table) + "/version", q, null, what, false);
+      Http.readSmall(r.body(), 1024);
+      return versionHeader(r, what);
+    });
+  }
+
+  static long versionHeader(HttpResponse<?> r, String what) {
+    String v = r.headers().firstValue("Delta-Table-Version").orElse(null);
+    if (v == null) {
+      throw Errors.protocol(what, "the Delta-Table-Version header is missing");
+    }
+    try {
+      long n = Long.parseLong(v.trim());
+      if (n < 0) {
+        throw Errors.protocol(what, "negative Delta-Table-Version " + v);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw Errors.protocol(what, "Delta-Table-Version is not a number: " + v);
+    }
+  }
+
+  /** Protocol and metadata of the table: latest, or at {@code version} / {@code timestamp} (one at most). */
+  public TableSnapshotInfo metadata(TableRef table, Long version, Instant timestamp) {
+    String what = "the metadata of " + table + (version != null ? " at version " + version
+        : timestamp != null ? " at " + timestamp : "");
+    Map<String, String> q = new LinkedHashMap<>();
+    if (version != null) {
+      q.put("version", version.toString());
+    }
+    if (timestamp != null) {
+      q.put("timestamp", timestamp.toString());
+    }
+    return retrier.call(what, () -> {
+      HttpResponse<InputStream> r = send("GET", tablePath(table) + "/metadata", q, null, what, true);
+      long v = versionHeader(r, what);
+      checkFormat(r, what);
+      ProtocolInfo protocol = null;
+      TableMetadata metadata = null;
+      int lines = 0;
+      try (BufferedReader reader = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+          if (line.isBlank()) {
+            continue;
+          }
+          JsonNode n = JSON.readTree(line);
+          if (n.has("protocol")) {
+            protocol = protocol(n.get("protocol"), what);
+            lines++;
+          } else if (n.has("metaData")) {
+            metadata = TableMetadata.fromJson(n.get("metaData"));
+            lines++;
+          } else if (n.has("endStreamAction")) {
+            FileListing.checkEndStream(n.get("endStreamAction"), what);
+          }
+        }
+      } catch (IllegalArgumentException e) {
+        throw Errors.protocol(what, e.getMessage());
+      }
+      if (protocol == null || metadata == null || lines != 2) {
+        throw new TransientFailure("metadata answer without exactly one protocol and one metaData line", null, null);
+      }
+      return new TableSnapshotInfo(v, protocol, metadata);
+    });
+  }
+
+  static ProtocolInfo protocol(JsonNode n, String what) {
+    if (n.has("deltaProtocol")) {
+      throw Errors.deltaFormatRequired(what, "the server answered in the delta response format");
+    }
+    int min = n.path("minReaderVersion").asInt(1);
+    if (min > 1) {
+      throw Errors.deltaFormatRequired(what, "protocol minReaderVersion " + min);
+    }
+    return new ProtocolInfo(min);
+  }
+
+  static void checkFormat(HttpResponse<?> r, String what) {
+    String caps = r.headers().firstValue("delta-sharing-capabilities").orElse("");
+    for (String part : caps.split(";")) {
+      String[] kv = part.split("=", 2);
+      if (kv.length == 2 && kv[0].trim().equalsIgnoreCase("responseformat")
+          && !kv[1].trim().toLowerCase(java.util.Locale.ROOT).contains("parquet")) {
+        throw Errors.deltaFormatRequired(what, "the server answered with responseformat=" + kv[1].trim()
+            + " although only parquet was asked for");
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ query and changes
+
+  /** Runs a query; the returned listing streams its lines and must be closed. */
+  public FileListing query(TableRef table, QueryRequest request) {
+    String what = "the query of " + table + " " + request;
+    return new FileListing(this, what, request.maxFiles() != null,
+        pageToken -> send("POST", tablePath(table) + "/query", Map.of(), request.body(pageToken), what, true));
+  }
+
+  /** Reads the change data feed; the returned listing streams its lines and must be closed. */
+  public FileListing changes(TableRef table, ChangesRequest request) {
+    String what = "the changes of " + table + " " + request;
+    return new FileListing(this, what, false,
+        pageToken -> send("GET", tablePath(table) + "/changes", request.params(pageToken), null, what, true));
+  }
+
+  static String tablePath(TableRef t) {
+    return "/shares/" + Http.segment(t.share()) + "/schemas/" + Http.segment(t.schema()) + "/tables/"
+        + Http.segment(t.table());
+  }
+
+  // ------------------------------------------------------------------ transport
+
+  /**
+   * Sends one request; answers 200 with the body open, throws {@link TransientFailure} for 429/5xx and a typed
+   * exception for other errors. A 401 with renewable credentials fetches a new token and tries once more.
+   */
+  HttpResponse<InputStream> send(String method, String path, Map<String, String> query, String body, String what,
+      boolean tableData) throws IOException {
+    StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
+    query.forEach((k, v) -> q.add(Http.queryValue(k) + "=" + Http.queryValue(v)));
+    URI uri = URI.create(profile.endpoint() + path + q);
+    for (int auth = 0; ; auth++) {
+      HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(settings.requestTimeout())
+          .header("Authorization", credentials.authorizationHeader())
+          .header("User-Agent", settings.userAgent());
+      if (tableData) {
+        b.header("delta-sharing-capabilities", CAPABILITIES);
+      }
+      if (body != null) {
+        b.header("Content-Type", "application/json; charset=utf-8")
+            .method(method, HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+      } else {
+        b.method(method, HttpRequest.BodyPublishers.noBody());
+      }
+      HttpResponse<InputStream> r;
+      try {
+        r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted during " + what);
+      }
+      int status = r.statusCode();
+      if (status == 200) {
+        return new DelegatingResponse(r, new IdleTimeoutInputStream(r.body(), settings.readTimeout()));
+      }
+      String errorBody = Http.readSmall(r.body(), 64 * 1024);
+      if (status == 401 && credentials.renewable() && auth == 0) {
+        credentials.invalidate();
+        continue;
+      }
+      if (status == 429 || status >= 500) {
+        throw new TransientFailure("HTTP " + status + " for " + what, Http.retryAfter(r.headers()), null);
+      }
+      throw Errors.fromResponse(status, errorBody, what, credentials.tokenExpiry());
+    }
+  }
+
+  @Override
+  public void close() {
+    // java.net.http.HttpClient has no close before Java 21; its threads are daemons and end with it
+  }
+
+  @Override
+  public String toString() {
+    return "DeltaSharingClient{" + profile + "}";
+  }
+}

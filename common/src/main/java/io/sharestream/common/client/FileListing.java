@@ -1,0 +1,296 @@
+package io.sharestream.common.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sharestream.common.errors.Errors;
+import io.sharestream.common.errors.ServerErrorException;
+import io.sharestream.common.model.FileAction;
+import io.sharestream.common.model.ProtocolInfo;
+import io.sharestream.common.model.SharingAction;
+import io.sharestream.common.model.TableMetadata;
+import java.io.BufferedReader;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * The streamed answer of a query or changes request: its head ({@link #tableVersion()}, {@link #protocol()},
+ * {@link #metadata()}) is read on construction, then {@link #next()} yields file actions and historical metadata
+ * line by line, following {@code nextPageToken}s. Pages must repeat the same protocol, metadata and table version.
+ *
+ * <p>A body that breaks off (connection reset, read timeout, or no {@code endStreamAction} although the server
+ * promised one) is requested again and the lines already handed out are skipped, so callers see each line once. An
+ * {@code endStreamAction} carrying an error fails the listing. Close it to release the connection.
+ */
+public final class FileListing implements Iterator<SharingAction>, Closeable {
+  /** Opens the page with the given token (null: the first page). */
+  interface PageOpener {
+    HttpResponse<InputStream> open(String pageToken) throws IOException;
+  }
+
+  private final DeltaSharingClient client;
+  private final String what;
+  private final PageOpener opener;
+
+  private long tableVersion;
+  private ProtocolInfo protocol;
+  private TableMetadata metadata;
+
+  private String pageToken;
+  private BufferedReader reader;
+  private boolean endPromised;
+  private long deliveredInPage;
+  private boolean finished;
+  private SharingAction pending;
+  private Long minUrlExpiration;
+  private String refreshToken;
+  private int pages;
+
+  FileListing(DeltaSharingClient client, String what, boolean paged, PageOpener opener) {
+    this.client = client;
+    this.what = what;
+    this.opener = opener;
+    client.retrier().call(what, () -> {
+      openPage();
+      return null;
+    });
+  }
+
+  /** The {@code Delta-Table-Version} of the answer (snapshot version, or the starting version of a range). */
+  public long tableVersion() {
+    return tableVersion;
+  }
+
+  public ProtocolInfo protocol() {
+    return protocol;
+  }
+
+  /** The metadata at the head of the answer. */
+  public TableMetadata metadata() {
+    return metadata;
+  }
+
+  /** The least URL expiry the server reported (after the listing is exhausted), or null. */
+  public Long minUrlExpirationTimestamp() {
+    return minUrlExpiration;
+  }
+
+  /** The refresh token of a latest-snapshot query that asked for one (after the listing is exhausted). */
+  public String refreshToken() {
+    return refreshToken;
+  }
+
+  /** How many pages were read so far. */
+  public int pages() {
+    return pages;
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (pending == null && !finished) {
+      pending = client.retrier().call(what, this::advance);
+    }
+    return pending != null;
+  }
+
+  @Override
+  public SharingAction next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    SharingAction a = pending;
+    pending = null;
+    return a;
+  }
+
+  /** Opens the current page (first, next, or again after a failure) and reads its protocol and metadata lines. */
+  private void openPage() throws IOException {
+    closeReader();
+    HttpResponse<InputStream> r = opener.open(pageToken);
+    long version = DeltaSharingClient.versionHeader(r, what);
+    DeltaSharingClient.checkFormat(r, what);
+    endPromised = r.headers().firstValue("delta-sharing-capabilities").orElse("").toLowerCase(java.util.Locale.ROOT)
+        .contains("includeendstreamaction=true");
+    reader = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8), 64 * 1024);
+    ProtocolInfo p = null;
+    TableMetadata m = null;
+    while (p == null || m == null) {
+      JsonNode n = readLine();
+      if (n == null) {
+        throw new TransientFailure("the answer ended before its protocol and metaData lines", null, null);
+      }
+      if (n.has("queryStatus")) {
+        throw Errors.protocol(what, "the server answered asynchronously (queryStatus), which this client does not "
+            + "request");
+      }
+      if (n.has("protocol")) {
+        p = DeltaSharingClient.protocol(n.get("protocol"), what);
+      } else if (n.has("metaData")) {
+        m = parseMetadata(n.get("metaData"));
+      } else {
+        throw Errors.protocol(what, "expected protocol and metaData lines first, got " + n.fieldNames().next());
+      }
+    }
+    if (protocol == null) {
+      tableVersion = version;
+      protocol = p;
+      metadata = m;
+    } else if (version != tableVersion || !p.equals(protocol) || !m.sameAs(metadata)) {
+      throw Errors.protocol(what, "a later page (or retry) answered for table version " + version
+          + (m.id().equals(metadata.id()) ? "" : " of table id " + m.id()) + " while the first was for version "
+          + tableVersion + " of table id " + metadata.id());
+    }
+    pages++;
+    // after a failure, skip what this page already handed out
+    for (long skipped = 0; skipped < deliveredInPage; ) {
+      JsonNode n = readLine();
+      if (n == null) {
+        throw new TransientFailure("the answer ended before the lines already read", null, null);
+      }
+      if (action(n) != null) {
+        skipped++;
+      }
+    }
+  }
+
+  /** Reads to the next action; follows pages; null at the end. */
+  private SharingAction advance() throws IOException {
+    if (reader == null) {
+      openPage();
+    }
+    while (true) {
+      JsonNode n;
+      try {
+        n = readLine();
+      } catch (IOException e) {
+        closeReader();
+        throw e;
+      }
+      if (n == null) {
+        closeReader();
+        if (endPromised) {
+          throw new TransientFailure("the answer ended without its endStreamAction (truncated)", null, null);
+        }
+        finished = true;
+        return null;
+      }
+      if (n.has("endStreamAction")) {
+        JsonNode end = n.get("endStreamAction");
+        checkEndStream(end, what);
+        if (end.hasNonNull("minUrlExpirationTimestamp")) {
+          long t = end.get("minUrlExpirationTimestamp").asLong();
+          minUrlExpiration = minUrlExpiration == null ? t : Math.min(minUrlExpiration, t);
+        }
+        if (end.hasNonNull("refreshToken")) {
+          refreshToken = end.get("refreshToken").asText();
+        }
+        String next = end.hasNonNull("nextPageToken") ? end.get("nextPageToken").asText() : "";
+        closeReader();
+        if (next.isEmpty()) {
+          finished = true;
+          return null;
+        }
+        if (next.equals(pageToken)) {
+          throw Errors.protocol(what, "the server returned the same nextPageToken twice");
+        }
+        pageToken = next;
+        deliveredInPage = 0;
+        openPage();
+        continue;
+      }
+      SharingAction a = action(n);
+      if (a != null) {
+        deliveredInPage++;
+        return a;
+      }
+    }
+  }
+
+  private SharingAction action(JsonNode n) {
+    try {
+      if (n.has("add")) {
+        return FileAction.fromJson(FileAction.Kind.ADD, n.get("add"));
+      }
+      if (n.has("remove")) {
+        return FileAction.fromJson(FileAction.Kind.REMOVE, n.get("remove"));
+      }
+      if (n.has("cdf")) {
+        return FileAction.fromJson(FileAction.Kind.CDF, n.get("cdf"));
+      }
+      if (n.has("file")) {
+        return FileAction.fromJson(FileAction.Kind.FILE, n.get("file"));
+      }
+      if (n.has("metaData")) {
+        return parseMetadata(n.get("metaData"));
+      }
+    } catch (IllegalArgumentException e) {
+      throw Errors.protocol(what, e.getMessage());
+    }
+    return null; // unknown line kinds are ignored, as the protocol asks
+  }
+
+  private TableMetadata parseMetadata(JsonNode n) {
+    if (n.has("deltaMetadata")) {
+      throw Errors.deltaFormatRequired(what, "the server answered in the delta response format");
+    }
+    try {
+      return TableMetadata.fromJson(n);
+    } catch (IllegalArgumentException e) {
+      throw Errors.protocol(what, e.getMessage());
+    }
+  }
+
+  static void checkEndStream(JsonNode end, String what) {
+    if (end.hasNonNull("errorMessage")) {
+      throw new ServerErrorException("The server failed while answering " + what + " (reported in its end-of-stream "
+          + "marker" + (end.hasNonNull("httpStatusErrorCode") ? ", HTTP " + end.get("httpStatusErrorCode").asInt() : "")
+          + "): " + Errors.redact(end.get("errorMessage").asText()));
+    }
+  }
+
+  private JsonNode readLine() throws IOException {
+    String line;
+    do {
+      line = reader.readLine();
+    } while (line != null && line.isBlank());
+    if (line == null) {
+      return null;
+    }
+    try {
+      return DeltaSharingClient.JSON.readTree(line);
+    } catch (IOException e) {
+      throw new TransientFailure("a line of the answer is not JSON (truncated?)", null, e);
+    }
+  }
+
+  private void closeReader() {
+    if (reader != null) {
+      try {
+        reader.close();
+      } catch (IOException ignored) {
+        // the connection is being dropped anyway
+      }
+      reader = null;
+    }
+  }
+
+  @Override
+  public void close() {
+    closeReader();
+    finished = true;
+  }
+
+  /** Drains the listing into {@code sink} and closes it. */
+  public void forEachRemaining(java.util.function.Consumer<? super SharingAction> sink) {
+    try {
+      Iterator.super.forEachRemaining(sink);
+    } finally {
+      close();
+    }
+  }
+
+}

@@ -1,0 +1,146 @@
+package io.sharestream.common.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sharestream.common.errors.Errors;
+import io.sharestream.common.errors.UnauthorizedException;
+import io.sharestream.common.profile.DeltaSharingProfile;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+
+/**
+ * OAuth 2.0 client credentials (profile version 2): POSTs {@code grant_type=client_credentials} to the token
+ * endpoint with HTTP Basic client authentication, caches the access token and renews it before it expires (once
+ * less than 10 minutes, or half its lifetime for short-lived tokens, remains). One thread fetches; the others wait for it.
+ */
+final class OAuthClientCredentials implements CredentialProvider {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration MAX_RENEWAL_MARGIN = Duration.ofMinutes(10);
+
+  private final DeltaSharingProfile profile;
+  private final HttpClient http;
+  private final ClientSettings settings;
+  private final Retrier retrier;
+  private final Clock clock;
+  private final Object lock = new Object();
+  private volatile Token token;
+
+  private static final class Token {
+    final String header;
+    final Instant expiresAt;
+    final Instant renewAt;
+
+    Token(String value, Instant issuedAt, Duration lifetime) {
+      this.header = "Bearer " + value;
+      this.expiresAt = issuedAt.plus(lifetime);
+      Duration margin = lifetime.dividedBy(2);
+      this.renewAt = expiresAt.minus(margin.compareTo(MAX_RENEWAL_MARGIN) > 0 ? MAX_RENEWAL_MARGIN : margin);
+    }
+  }
+
+  OAuthClientCredentials(DeltaSharingProfile profile, HttpClient http, ClientSettings settings, Clock clock) {
+    this.profile = profile;
+    this.http = http;
+    this.settings = settings;
+    this.retrier = new Retrier(settings.retry(), settings.sleeper());
+    this.clock = clock;
+  }
+
+  @Override
+  public String authorizationHeader() {
+    Token t = token;
+    if (t == null || !clock.instant().isBefore(t.renewAt)) {
+      synchronized (lock) {
+        t = token;
+        if (t == null || !clock.instant().isBefore(t.renewAt)) {
+          t = fetch();
+          token = t;
+        }
+      }
+    }
+    return t.header;
+  }
+
+  @Override
+  public void invalidate() {
+    token = null;
+  }
+
+  @Override
+  public Instant tokenExpiry() {
+    Token t = token;
+    return t == null ? null : t.expiresAt;
+  }
+
+  @Override
+  public boolean renewable() {
+    return true;
+  }
+
+  private Token fetch() {
+    String what = "the OAuth token request to " + Errors.safeUrl(profile.tokenEndpoint());
+    return retrier.call(what, () -> {
+      String form = "grant_type=client_credentials"
+          + (profile.scope() == null ? "" : "&scope=" + URLEncoder.encode(profile.scope(), StandardCharsets.UTF_8));
+      String basic = Base64.getEncoder().encodeToString(
+          (profile.clientId() + ":" + profile.clientSecret()).getBytes(StandardCharsets.UTF_8));
+      HttpRequest request = HttpRequest.newBuilder(URI.create(profile.tokenEndpoint()))
+          .timeout(settings.requestTimeout())
+          .header("Authorization", "Basic " + basic)
+          .header("Content-Type", "application/x-www-form-urlencoded")
+          .header("Accept", "application/json")
+          .header("User-Agent", settings.userAgent())
+          .POST(HttpRequest.BodyPublishers.ofString(form)).build();
+      Instant issuedAt = clock.instant();
+      HttpResponse<String> r;
+      try {
+        r = http.send(request, HttpResponse.BodyHandlers.ofString());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted", e);
+      }
+      int status = r.statusCode();
+      if (status == 429 || status >= 500) {
+        throw new TransientFailure("token endpoint answered HTTP " + status, Http.retryAfter(r.headers()), null);
+      }
+      if (status != 200) {
+        throw new UnauthorizedException("The OAuth token endpoint refused the profile's client credentials (HTTP "
+            + status + "). Check clientId, clientSecret and scope in the profile. The server said: "
+            + Errors.redact(shorten(r.body())));
+      }
+      JsonNode body = JSON.readTree(r.body());
+      JsonNode access = body == null ? null : body.get("access_token");
+      JsonNode expiresIn = body == null ? null : body.get("expires_in");
+      if (access == null || !access.isTextual() || access.asText().isEmpty()) {
+        throw new UnauthorizedException("The OAuth token endpoint answered without an access_token.");
+      }
+      long seconds;
+      try {
+        seconds = expiresIn == null ? 3600 : expiresIn.isNumber() ? expiresIn.asLong()
+            : Long.parseLong(expiresIn.asText().trim());
+      } catch (NumberFormatException e) {
+        throw new UnauthorizedException("The OAuth token endpoint answered a non-numeric expires_in.");
+      }
+      return new Token(access.asText(), issuedAt, Duration.ofSeconds(Math.max(1, seconds)));
+    });
+  }
+
+  private static String shorten(String s) {
+    return s == null ? "" : s.length() > 300 ? s.substring(0, 300) + "..." : s;
+  }
+
+  @Override
+  public String toString() {
+    return "OAuthClientCredentials{tokenEndpoint=" + profile.tokenEndpoint() + ", clientId=" + profile.clientId()
+        + ", clientSecret=<redacted>}";
+  }
+}

@@ -1,0 +1,131 @@
+package io.sharestream.common.client;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The body of {@code POST .../query}: a snapshot (latest, at {@code version} or at {@code timestamp}) or the data
+ * changes from {@code startingVersion} to {@code endingVersion}; {@code maxFiles} pages the answer (the client
+ * follows every page); hints pass through.
+ */
+public final class QueryRequest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private Long version;
+  private Instant timestamp;
+  private Long startingVersion;
+  private Long endingVersion;
+  private Integer maxFiles;
+  private Long limitHint;
+  private List<String> predicateHints;
+  private String jsonPredicateHints;
+  private boolean includeRefreshToken;
+  private String refreshToken;
+
+  /** The latest snapshot. */
+  public static QueryRequest latest() {
+    return new QueryRequest();
+  }
+
+  public static QueryRequest atVersion(long version) {
+    QueryRequest q = new QueryRequest();
+    q.version = version;
+    return q;
+  }
+
+  public static QueryRequest atTimestamp(Instant timestamp) {
+    QueryRequest q = new QueryRequest();
+    q.timestamp = timestamp;
+    return q;
+  }
+
+  /** Data changes of versions {@code [startingVersion, endingVersion]} ({@code endingVersion} null: to the latest). */
+  public static QueryRequest changes(long startingVersion, Long endingVersion) {
+    QueryRequest q = new QueryRequest();
+    q.startingVersion = startingVersion;
+    q.endingVersion = endingVersion;
+    return q;
+  }
+
+  public QueryRequest maxFiles(int n) {
+    this.maxFiles = n;
+    return this;
+  }
+
+  public QueryRequest limitHint(long n) {
+    this.limitHint = n;
+    return this;
+  }
+
+  public QueryRequest predicateHints(List<String> hints) {
+    this.predicateHints = hints;
+    return this;
+  }
+
+  public QueryRequest jsonPredicateHints(String hints) {
+    this.jsonPredicateHints = hints;
+    return this;
+  }
+
+  /** Ask for a refresh token (latest snapshot only) to re-run this query for fresh URLs of the same files. */
+  public QueryRequest includeRefreshToken() {
+    this.includeRefreshToken = true;
+    return this;
+  }
+
+  public QueryRequest refreshToken(String token) {
+    this.refreshToken = token;
+    return this;
+  }
+
+  public Integer maxFiles() {
+    return maxFiles;
+  }
+
+  /** The JSON body, with {@code pageToken} for a later page. */
+  String body(String pageToken) {
+    ObjectNode n = JSON.createObjectNode();
+    if (version != null) {
+      n.put("version", version);
+    }
+    if (timestamp != null) {
+      n.put("timestamp", timestamp.toString());
+    }
+    if (startingVersion != null) {
+      n.put("startingVersion", startingVersion);
+    }
+    if (endingVersion != null) {
+      n.put("endingVersion", endingVersion);
+    }
+    if (maxFiles != null) {
+      n.put("maxFiles", maxFiles);
+    }
+    if (limitHint != null) {
+      n.put("limitHint", limitHint);
+    }
+    if (predicateHints != null) {
+      n.set("predicateHints", JSON.valueToTree(predicateHints));
+    }
+    if (jsonPredicateHints != null) {
+      n.put("jsonPredicateHints", jsonPredicateHints);
+    }
+    if (pageToken != null) {
+      n.put("pageToken", pageToken);
+    } else {
+      if (includeRefreshToken) {
+        n.put("includeRefreshToken", true);
+      }
+      if (refreshToken != null) {
+        n.put("refreshToken", refreshToken);
+      }
+    }
+    return n.toString();
+  }
+
+  @Override
+  public String toString() {
+    return body(null);
+  }
+}

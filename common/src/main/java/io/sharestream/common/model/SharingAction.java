@@ -1,0 +1,4 @@
+package io.sharestream.common.model;
+
+/** A data line of a query or changes response after its head: a {@link FileAction} or a historical {@link TableMetadata}. */
+public interface SharingAction {}

@@ -1,0 +1,110 @@
+package io.sharestream.common.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sharestream.common.types.SchemaJson;
+import io.sharestream.common.types.StructType;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A {@code metaData} line: table id, schema, partition columns and configuration, with the version it describes
+ * when the server said (versioned reads and historical metadata).
+ */
+public final class TableMetadata implements SharingAction {
+  private final String id;
+  private final String name;
+  private final String description;
+  private final String schemaString;
+  private final List<String> partitionColumns;
+  private final Map<String, String> configuration;
+  private final Long version;
+  private volatile StructType schema;
+
+  public TableMetadata(String id, String name, String description, String schemaString, List<String> partitionColumns,
+      Map<String, String> configuration, Long version) {
+    this.id = Objects.requireNonNull(id, "id");
+    this.name = name;
+    this.description = description;
+    this.schemaString = Objects.requireNonNull(schemaString, "schemaString");
+    this.partitionColumns = Collections.unmodifiableList(new ArrayList<>(partitionColumns));
+    this.configuration = Collections.unmodifiableMap(new LinkedHashMap<>(configuration));
+    this.version = version;
+  }
+
+  /** Parses the body of a {@code metaData} line (parquet response format). */
+  public static TableMetadata fromJson(JsonNode n) {
+    if (!n.hasNonNull("id") || !n.hasNonNull("schemaString")) {
+      throw new IllegalArgumentException("metaData line without id or schemaString");
+    }
+    List<String> parts = new ArrayList<>();
+    n.path("partitionColumns").forEach(p -> parts.add(p.asText()));
+    Map<String, String> conf = new LinkedHashMap<>();
+    n.path("configuration").fields().forEachRemaining(e -> conf.put(e.getKey(), e.getValue().asText()));
+    return new TableMetadata(n.get("id").asText(), text(n, "name"), text(n, "description"),
+        n.get("schemaString").asText(), parts, conf, n.hasNonNull("version") ? n.get("version").asLong() : null);
+  }
+
+  private static String text(JsonNode n, String field) {
+    return n.hasNonNull(field) ? n.get(field).asText() : null;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  public String schemaString() {
+    return schemaString;
+  }
+
+  /** The parsed schema (parsed once). */
+  public StructType schema() {
+    StructType s = schema;
+    if (s == null) {
+      s = SchemaJson.parse(schemaString);
+      schema = s;
+    }
+    return s;
+  }
+
+  public List<String> partitionColumns() {
+    return partitionColumns;
+  }
+
+  public Map<String, String> configuration() {
+    return configuration;
+  }
+
+  /** Whether the server reports the change data feed as enabled. */
+  public boolean changeDataFeedEnabled() {
+    return "true".equalsIgnoreCase(configuration.get("enableChangeDataFeed"))
+        || "true".equalsIgnoreCase(configuration.get("delta.enableChangeDataFeed"));
+  }
+
+  /** The version this metadata belongs to, if the server said. */
+  public Long version() {
+    return version;
+  }
+
+  /** Same table description, ignoring the version it was reported at. */
+  public boolean sameAs(TableMetadata o) {
+    return id.equals(o.id) && schemaString.equals(o.schemaString) && partitionColumns.equals(o.partitionColumns)
+        && configuration.equals(o.configuration);
+  }
+
+  @Override
+  public String toString() {
+    return "TableMetadata{id=" + id + ", partitionColumns=" + partitionColumns + ", version=" + version + "}";
+  }
+}

@@ -1,0 +1,134 @@
+package io.sharestream.common.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sharestream.common.errors.UnauthorizedException;
+import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.common.profile.TableRef;
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import io.sharestream.testkit.server.Endpoint;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OAuthTest {
+  static final TableRef T = new TableRef("s", "sc", "t");
+
+  @TempDir Path tmp;
+  DeltaSharingServer server;
+  Kit.RecordingSleeper sleeper = new Kit.RecordingSleeper();
+
+  /** A clock tests move by hand. */
+  static final class MovableClock extends Clock {
+    volatile Instant now = Instant.now();
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+
+  @BeforeEach
+  void start() {
+    DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve("t"), DeltaSharingClientTest.SCHEMA).commit();
+    server = DeltaSharingServer.builder().table("s", "sc", "t", t.dir(), true).start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private DeltaSharingClient client(String secret, Clock clock) {
+    return new DeltaSharingClient(DeltaSharingProfile.fromJson(server.oauthProfileJson("app", secret)),
+        Kit.settings(sleeper), clock);
+  }
+
+  @Test
+  void tokenIsFetchedOnceAndReusedUntilNearExpiry() {
+    server.enableOAuth("app", "secret", Duration.ofHours(1));
+    MovableClock clock = new MovableClock();
+    DeltaSharingClient c = client("secret", clock);
+    for (int i = 0; i < 5; i++) {
+      assertThat(c.tableVersion(T)).isZero();
+    }
+    assertThat(server.requests().count(Endpoint.OAUTH_TOKEN)).isEqualTo(1);
+    clock.now = clock.now.plus(Duration.ofMinutes(49)); // more than 10 minutes left: keep
+    c.tableVersion(T);
+    assertThat(server.requests().count(Endpoint.OAUTH_TOKEN)).isEqualTo(1);
+    clock.now = clock.now.plus(Duration.ofMinutes(2)); // less than 10 minutes left: renew before expiry
+    c.tableVersion(T);
+    assertThat(server.requests().count(Endpoint.OAUTH_TOKEN)).isEqualTo(2);
+  }
+
+  @Test
+  void concurrentCallersShareOneTokenFetch() throws Exception {
+    server.enableOAuth("app", "secret", Duration.ofHours(1));
+    DeltaSharingClient c = client("secret", Clock.systemUTC());
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Callable<Long>> calls = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        calls.add(() -> c.tableVersion(T));
+      }
+      for (Future<Long> f : pool.invokeAll(calls)) {
+        assertThat(f.get()).isZero();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(server.requests().count(Endpoint.OAUTH_TOKEN)).isEqualTo(1);
+  }
+
+  @Test
+  void a401WithAnExpiredTokenFetchesANewOneOnce() throws Exception {
+    server.enableOAuth("app", "secret", Duration.ofSeconds(1));
+    MovableClock frozen = new MovableClock(); // the client believes its token is fresh
+    DeltaSharingClient c = client("secret", frozen);
+    c.tableVersion(T);
+    Thread.sleep(1100); // the server-side lifetime (1 s) passes
+    assertThat(c.tableVersion(T)).isZero();
+    assertThat(server.requests().count(Endpoint.OAUTH_TOKEN)).isEqualTo(2);
+  }
+
+  @Test
+  void tokenEndpointOutageIsRetried() {
+    server.enableOAuth("app", "secret", Duration.ofHours(1));
+    server.faults().failWith(Endpoint.OAUTH_TOKEN, 2, 503);
+    assertThat(client("secret", Clock.systemUTC()).tableVersion(T)).isZero();
+    assertThat(server.requests().count(Endpoint.OAUTH_TOKEN)).isEqualTo(3);
+  }
+
+  @Test
+  void wrongClientSecretIsUnauthorizedAndNeverShown() {
+    server.enableOAuth("app", "secret", Duration.ofHours(1));
+    assertThatThrownBy(() -> client("WRONG-SECRET", Clock.systemUTC()).tableVersion(T))
+        .isInstanceOf(UnauthorizedException.class).hasMessageContaining("clientId, clientSecret")
+        .hasMessageNotContaining("WRONG-SECRET");
+    assertThat(server.requests().count(Endpoint.OAUTH_TOKEN)).isEqualTo(1);
+  }
+}
