@@ -1,0 +1,206 @@
+package io.sharestream.common.parquet;
+
+import io.sharestream.common.types.PartitionValues;
+import io.sharestream.common.types.Row;
+import io.sharestream.common.types.StructField;
+import io.sharestream.common.types.StructType;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.FileMetaData;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.io.api.RecordMaterializer;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Reads the rows of one data or change data file as {@link Row}s of a read schema: file columns are matched by name
+ * (columns the file lacks read as null, as after an added column), partition columns come from the file's
+ * partition values. Row groups are read one at a time; starting at row N skips whole row groups without reading
+ * their pages, then decodes and drops the rest of the skip inside the first row group read.
+ */
+public final class ParquetRowReader implements Iterator<Row>, Closeable {
+  private final ParquetFileReader reader;
+  private final StructType readSchema;
+  private final MessageType requested;
+  private final MessageColumnIO columnIO;
+  private final StructType fileColumns;
+  private final int[] fileIndexOf;
+  private final Object[] partitionValues;
+  private final String file;
+  private long rowIndex;
+  private long rowsLeftInGroup;
+  private RecordReader<Row> records;
+  private Row next;
+  private final RootConverter root;
+
+  private ParquetRowReader(InputFile input, String file, StructType readSchema, List<String> partitionColumns,
+      Map<String, String> partitionValues, ZoneId zone, long startRow) throws IOException {
+    this.file = file;
+    this.readSchema = readSchema;
+    this.reader = new ParquetFileReader(input, ParquetReadOptions.builder().build());
+    try {
+      FileMetaData meta = reader.getFooter().getFileMetaData();
+      MessageType fileSchema = meta.getSchema();
+      // the read schema's non-partition columns that the file has, in file order
+      List<Type> kept = new ArrayList<>();
+      List<StructField> keptFields = new ArrayList<>();
+      this.fileIndexOf = new int[readSchema.size()];
+      java.util.Arrays.fill(fileIndexOf, -1);
+      for (Type t : fileSchema.getFields()) {
+        int i = ValueConverters.indexOf(readSchema, t.getName());
+        if (i >= 0 && !partitionColumns.contains(readSchema.field(i).name())) {
+          fileIndexOf[i] = kept.size();
+          kept.add(t);
+          keptFields.add(readSchema.field(i));
+        }
+      }
+      this.requested = new MessageType(fileSchema.getName(), kept);
+      this.fileColumns = new StructType(keptFields);
+      this.partitionValues = new Object[readSchema.size()];
+      for (String p : partitionColumns) {
+        int i = readSchema.indexOf(p);
+        if (i >= 0) {
+          this.partitionValues[i] = PartitionValues.decode(p, readSchema.field(i).type(), partitionValues.get(p), zone);
+        }
+      }
+      reader.setRequestedSchema(requested);
+      this.columnIO = new ColumnIOFactory(meta.getCreatedBy()).getColumnIO(requested, fileSchema, true);
+      this.root = new RootConverter(fileColumns, requested);
+      skipTo(startRow);
+    } catch (IOException | RuntimeException e) {
+      reader.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens {@code input} (named {@code file} in messages) for rows of {@code readSchema}, starting at row
+   * {@code startRow} of the file. Partition columns are filled from {@code partitionValues}; timestamps without an
+   * offset among them are read in {@code zone}.
+   */
+  public static ParquetRowReader open(InputFile input, String file, StructType readSchema, List<String> partitionColumns,
+      Map<String, String> partitionValues, ZoneId zone, long startRow) {
+    try {
+      return new ParquetRowReader(input, file, readSchema, partitionColumns, partitionValues, zone, startRow);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open Parquet file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Total rows in the file, from its footer. */
+  public long rowCount() {
+    return reader.getRecordCount();
+  }
+
+  /** Row ordinal (0-based, in file order) of the row {@link #next()} returns next. */
+  public long rowIndex() {
+    return rowIndex;
+  }
+
+  private void skipTo(long startRow) throws IOException {
+    long skip = startRow;
+    List<BlockMetaData> groups = reader.getRowGroups();
+    int g = 0;
+    while (g < groups.size() && skip >= groups.get(g).getRowCount()) {
+      skip -= groups.get(g).getRowCount();
+      rowIndex += groups.get(g).getRowCount();
+      reader.skipNextRowGroup();
+      g++;
+    }
+    while (skip > 0 && advanceRecord() != null) {
+      skip--;
+    }
+  }
+
+  private Row advanceRecord() throws IOException {
+    while (rowsLeftInGroup == 0) {
+      PageReadStore pages = reader.readNextRowGroup();
+      if (pages == null) {
+        return null;
+      }
+      rowsLeftInGroup = pages.getRowCount();
+      records = columnIO.getRecordReader(pages, root, FilterCompat.NOOP);
+    }
+    rowsLeftInGroup--;
+    rowIndex++;
+    return records.read();
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (next == null) {
+      Row fileValues;
+      try {
+        fileValues = advanceRecord();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read Parquet file " + file + ": " + e.getMessage(), e);
+      }
+      if (fileValues == null) {
+        return false;
+      }
+      Object[] values = partitionValues.clone();
+      for (int i = 0; i < values.length; i++) {
+        if (fileIndexOf[i] >= 0) {
+          values[i] = fileValues.get(fileIndexOf[i]);
+        }
+      }
+      next = new Row(readSchema, values);
+    }
+    return true;
+  }
+
+  @Override
+  public Row next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    Row r = next;
+    next = null;
+    return r;
+  }
+
+  @Override
+  public void close() {
+    try {
+      reader.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Materializes each record as a row of the requested file columns. */
+  private static final class RootConverter extends RecordMaterializer<Row> {
+    private final ValueConverters.StructConverter struct;
+    private Row current;
+
+    RootConverter(StructType columns, MessageType requested) {
+      this.struct = new ValueConverters.StructConverter(columns, requested, "", v -> current = (Row) v);
+    }
+
+    @Override
+    public Row getCurrentRecord() {
+      return current;
+    }
+
+    @Override
+    public GroupConverter getRootConverter() {
+      return struct;
+    }
+  }
+}

@@ -1,0 +1,440 @@
+package io.sharestream.common.parquet;
+
+import io.sharestream.common.types.ArrayType;
+import io.sharestream.common.types.DataType;
+import io.sharestream.common.types.DecimalType;
+import io.sharestream.common.types.MapType;
+import io.sharestream.common.types.PrimitiveType;
+import io.sharestream.common.types.Row;
+import io.sharestream.common.types.StructField;
+import io.sharestream.common.types.StructType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.Converter;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.io.api.PrimitiveConverter;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.OriginalType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Parquet converters that assemble {@link Row} values directly, typed by the Delta schema. Written against
+ * Parquet 1.10.1's converter API (Spark 3.1) and run unchanged on 1.15. Handles the list layouts of the Parquet
+ * spec's backward-compatibility rules (3-level, 2-level, legacy {@code array}/{@code _tuple}), maps, INT96 and
+ * INT64 timestamps, and decimals stored as INT32, INT64, BINARY or FIXED_LEN_BYTE_ARRAY.
+ */
+final class ValueConverters {
+  private static final long JULIAN_DAY_OF_EPOCH = 2440588L;
+  private static final long NANOS_PER_DAY = 86_400_000_000_000L;
+
+  private ValueConverters() {}
+
+  /** A converter for one value of Delta type {@code type} stored as Parquet {@code parquet}, handing it to {@code sink}. */
+  static Converter of(DataType type, Type parquet, String path, Consumer<Object> sink) {
+    if (type instanceof StructType) {
+      requireGroup(parquet, path);
+      return new StructConverter((StructType) type, parquet.asGroupType(), path, sink);
+    }
+    if (type instanceof ArrayType) {
+      requireGroup(parquet, path);
+      return new ListConverter((ArrayType) type, parquet.asGroupType(), path, sink);
+    }
+    if (type instanceof MapType) {
+      requireGroup(parquet, path);
+      return new MapConverter((MapType) type, parquet.asGroupType(), path, sink);
+    }
+    if (!parquet.isPrimitive()) {
+      throw new IllegalArgumentException("column '" + path + "' is a group in the Parquet file but "
+          + type.simpleString() + " in the table schema");
+    }
+    return primitive(type, parquet.asPrimitiveType(), path, sink);
+  }
+
+  private static void requireGroup(Type parquet, String path) {
+    if (parquet.isPrimitive()) {
+      throw new IllegalArgumentException("column '" + path + "' is a primitive in the Parquet file but nested in "
+          + "the table schema");
+    }
+  }
+
+  private static Converter primitive(DataType type, org.apache.parquet.schema.PrimitiveType p, String path,
+      Consumer<Object> sink) {
+    PrimitiveTypeName physical = p.getPrimitiveTypeName();
+    if (type instanceof DecimalType) {
+      int scale = ((DecimalType) type).scale();
+      int fileScale = p.getDecimalMetadata() != null ? p.getDecimalMetadata().getScale() : scale;
+      return new PrimitiveConverter() {
+        private BigDecimal fix(BigDecimal d) {
+          return d.scale() == scale ? d : d.setScale(scale, RoundingMode.UNNECESSARY);
+        }
+
+        @Override
+        public void addInt(int v) {
+          sink.accept(fix(BigDecimal.valueOf(v, fileScale)));
+        }
+
+        @Override
+        public void addLong(long v) {
+          sink.accept(fix(BigDecimal.valueOf(v, fileScale)));
+        }
+
+        @Override
+        public void addBinary(Binary v) {
+          sink.accept(fix(new BigDecimal(new BigInteger(v.getBytes()), fileScale)));
+        }
+      };
+    }
+    switch ((PrimitiveType) type) {
+      case BOOLEAN:
+        return new PrimitiveConverter() {
+          @Override
+          public void addBoolean(boolean v) {
+            sink.accept(v);
+          }
+        };
+      case BYTE:
+        return ints(v -> sink.accept((byte) v));
+      case SHORT:
+        return ints(v -> sink.accept((short) v));
+      case INTEGER:
+        return ints(sink::accept);
+      case DATE:
+        return ints(v -> sink.accept(LocalDate.ofEpochDay(v)));
+      case LONG:
+        return new PrimitiveConverter() {
+          @Override
+          public void addLong(long v) {
+            sink.accept(v);
+          }
+
+          @Override
+          public void addInt(int v) {
+            sink.accept((long) v);
+          }
+        };
+      case FLOAT:
+        return new PrimitiveConverter() {
+          @Override
+          public void addFloat(float v) {
+            sink.accept(v);
+          }
+        };
+      case DOUBLE:
+        return new PrimitiveConverter() {
+          @Override
+          public void addDouble(double v) {
+            sink.accept(v);
+          }
+
+          @Override
+          public void addFloat(float v) {
+            sink.accept((double) v);
+          }
+        };
+      case STRING:
+        return new DictionaryAware<>(sink, Binary::toStringUsingUTF8);
+      case BINARY:
+        return new DictionaryAware<>(sink, Binary::getBytes);
+      case TIMESTAMP:
+      case TIMESTAMP_NTZ: {
+        boolean ntz = type == PrimitiveType.TIMESTAMP_NTZ;
+        if (physical == PrimitiveTypeName.INT96) {
+          return new DictionaryAware<Object>(sink, b -> {
+            Instant t = int96(b);
+            return ntz ? LocalDateTime.ofInstant(t, ZoneOffset.UTC) : t;
+          });
+        }
+        boolean millis = p.getOriginalType() == OriginalType.TIMESTAMP_MILLIS;
+        return new PrimitiveConverter() {
+          @Override
+          public void addLong(long v) {
+            Instant t = millis ? Instant.ofEpochMilli(v) : Instant.EPOCH.plus(v, ChronoUnit.MICROS);
+            sink.accept(ntz ? LocalDateTime.ofInstant(t, ZoneOffset.UTC) : t);
+          }
+        };
+      }
+      default:
+        throw new IllegalArgumentException("unsupported type " + type.simpleString() + " for column '" + path + "'");
+    }
+  }
+
+  private interface IntSink {
+    void accept(int v);
+  }
+
+  private static PrimitiveConverter ints(IntSink sink) {
+    return new PrimitiveConverter() {
+      @Override
+      public void addInt(int v) {
+        sink.accept(v);
+      }
+    };
+  }
+
+  static Instant int96(Binary b) {
+    ByteBuffer buf = b.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+    long nanosOfDay = buf.getLong();
+    long julianDay = buf.getInt();
+    return Instant.EPOCH.plus((julianDay - JULIAN_DAY_OF_EPOCH) * NANOS_PER_DAY + nanosOfDay, ChronoUnit.NANOS);
+  }
+
+  /** Binary-backed values, decoding each dictionary entry once. */
+  private static final class DictionaryAware<T> extends PrimitiveConverter {
+    private final Consumer<Object> sink;
+    private final java.util.function.Function<Binary, T> decode;
+    private Object[] dictionary;
+
+    DictionaryAware(Consumer<Object> sink, java.util.function.Function<Binary, T> decode) {
+      this.sink = sink;
+      this.decode = decode;
+    }
+
+    @Override
+    public boolean hasDictionarySupport() {
+      return true;
+    }
+
+    @Override
+    public void setDictionary(Dictionary d) {
+      dictionary = new Object[d.getMaxId() + 1];
+      for (int i = 0; i <= d.getMaxId(); i++) {
+        dictionary[i] = decode.apply(d.decodeToBinary(i));
+      }
+    }
+
+    @Override
+    public void addValueFromDictionary(int id) {
+      Object v = dictionary[id];
+      sink.accept(v instanceof byte[] ? ((byte[]) v).clone() : v);
+    }
+
+    @Override
+    public void addBinary(Binary v) {
+      sink.accept(decode.apply(v));
+    }
+  }
+
+  /** A struct: fields matched to the Delta struct by name; fields absent from the file stay null. */
+  static class StructConverter extends GroupConverter {
+    private final StructType type;
+    private final Converter[] children;
+    private final Consumer<Object> sink;
+    Object[] values;
+
+    StructConverter(StructType type, GroupType parquet, String path, Consumer<Object> sink) {
+      this.type = type;
+      this.sink = sink;
+      this.children = new Converter[parquet.getFieldCount()];
+      for (int i = 0; i < parquet.getFieldCount(); i++) {
+        Type pf = parquet.getType(i);
+        int target = indexOf(type, pf.getName());
+        String childPath = path.isEmpty() ? pf.getName() : path + "." + pf.getName();
+        if (target < 0) {
+          children[i] = ignoring(pf);
+        } else {
+          StructField f = type.field(target);
+          children[i] = of(f.type(), pf, childPath, v -> values[target] = v);
+        }
+      }
+    }
+
+    @Override
+    public Converter getConverter(int i) {
+      return children[i];
+    }
+
+    @Override
+    public void start() {
+      values = new Object[type.size()];
+    }
+
+    @Override
+    public void end() {
+      sink.accept(new Row(type, values));
+    }
+  }
+
+  /** Field position by exact name, else case-insensitively (Parquet writers may fold case). */
+  static int indexOf(StructType type, String name) {
+    int i = type.indexOf(name);
+    if (i >= 0) {
+      return i;
+    }
+    for (int j = 0; j < type.size(); j++) {
+      if (type.field(j).name().equalsIgnoreCase(name)) {
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  /** A converter that drops a column the reader did not ask for. */
+  static Converter ignoring(Type t) {
+    if (t.isPrimitive()) {
+      return new PrimitiveConverter() {
+        @Override
+        public void addBinary(Binary v) {}
+
+        @Override
+        public void addBoolean(boolean v) {}
+
+        @Override
+        public void addDouble(double v) {}
+
+        @Override
+        public void addFloat(float v) {}
+
+        @Override
+        public void addInt(int v) {}
+
+        @Override
+        public void addLong(long v) {}
+      };
+    }
+    GroupType g = t.asGroupType();
+    Converter[] children = new Converter[g.getFieldCount()];
+    for (int i = 0; i < children.length; i++) {
+      children[i] = ignoring(g.getType(i));
+    }
+    return new GroupConverter() {
+      @Override
+      public Converter getConverter(int i) {
+        return children[i];
+      }
+
+      @Override
+      public void start() {}
+
+      @Override
+      public void end() {}
+    };
+  }
+
+  /** A list in any of the Parquet spec's layouts. */
+  private static final class ListConverter extends GroupConverter {
+    private final Consumer<Object> sink;
+    private final Converter repeated;
+    private final Object[] pending = new Object[1];
+    private List<Object> list;
+
+    ListConverter(ArrayType type, GroupType parquet, String path, Consumer<Object> sink) {
+      this.sink = sink;
+      Type rep = parquet.getType(0);
+      if (parquet.getOriginalType() != OriginalType.LIST && rep.isRepetition(Type.Repetition.REPEATED)
+          && parquet.getFieldCount() == 1 && rep.isPrimitive()) {
+        // an unannotated repeated primitive: each value is an element
+        repeated = of(type.elementType(), rep, path + ".element", v -> list.add(v));
+      } else if (isElementItself(rep, parquet.getName())) {
+        repeated = of(type.elementType(), rep, path + ".element", v -> list.add(v));
+      } else {
+        GroupType wrapper = rep.asGroupType();
+        Converter element = of(type.elementType(), wrapper.getType(0), path + ".element", v -> pending[0] = v);
+        repeated = new GroupConverter() {
+          @Override
+          public Converter getConverter(int i) {
+            return element;
+          }
+
+          @Override
+          public void start() {
+            pending[0] = null;
+          }
+
+          @Override
+          public void end() {
+            list.add(pending[0]);
+          }
+        };
+      }
+    }
+
+    /** Parquet's backward-compatibility rules: when the repeated field is the element rather than a wrapper. */
+    private static boolean isElementItself(Type rep, String listName) {
+      if (rep.isPrimitive()) {
+        return true;
+      }
+      GroupType g = rep.asGroupType();
+      return g.getFieldCount() > 1 || g.getName().equals("array") || g.getName().equals(listName + "_tuple");
+    }
+
+    @Override
+    public Converter getConverter(int i) {
+      return repeated;
+    }
+
+    @Override
+    public void start() {
+      list = new ArrayList<>();
+    }
+
+    @Override
+    public void end() {
+      sink.accept(list);
+    }
+  }
+
+  /** A map: a repeated key/value group. */
+  private static final class MapConverter extends GroupConverter {
+    private final Consumer<Object> sink;
+    private final GroupConverter entries;
+    private Map<Object, Object> map;
+    private Object key;
+    private Object value;
+
+    MapConverter(MapType type, GroupType parquet, String path, Consumer<Object> sink) {
+      this.sink = sink;
+      GroupType kv = parquet.getType(0).asGroupType();
+      Converter k = of(type.keyType(), kv.getType(0), path + ".key", v -> key = v);
+      Converter v = kv.getFieldCount() > 1 ? of(type.valueType(), kv.getType(1), path + ".value", x -> value = x)
+          : null;
+      entries = new GroupConverter() {
+        @Override
+        public Converter getConverter(int i) {
+          return i == 0 ? k : v;
+        }
+
+        @Override
+        public void start() {
+          key = null;
+          value = null;
+        }
+
+        @Override
+        public void end() {
+          map.put(key, value);
+        }
+      };
+    }
+
+    @Override
+    public Converter getConverter(int i) {
+      return entries;
+    }
+
+    @Override
+    public void start() {
+      map = new LinkedHashMap<>();
+    }
+
+    @Override
+    public void end() {
+      sink.accept(map);
+    }
+  }
+}

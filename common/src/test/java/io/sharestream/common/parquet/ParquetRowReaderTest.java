@@ -1,0 +1,341 @@
+package io.sharestream.common.parquet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sharestream.common.client.ClientSettings;
+import io.sharestream.common.client.DeltaSharingClient;
+import io.sharestream.common.client.FileListing;
+import io.sharestream.common.client.HttpInputFile;
+import io.sharestream.common.client.QueryRequest;
+import io.sharestream.common.client.RetrySettings;
+import io.sharestream.common.client.SignedUrl;
+import io.sharestream.common.errors.UnauthorizedException;
+import io.sharestream.common.errors.VersionNotAvailableException;
+import io.sharestream.common.model.FileAction;
+import io.sharestream.common.model.TableMetadata;
+import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.common.profile.TableRef;
+import io.sharestream.common.types.Row;
+import io.sharestream.common.types.StructType;
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.delta.ParquetSchemas.TimestampEncoding;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import io.sharestream.testkit.server.Endpoint;
+import io.sharestream.testkit.server.RequestLog;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class ParquetRowReaderTest {
+  static final DeltaType.StructType ALL = DeltaType.struct(
+      DeltaType.field("id", DeltaType.LONG, false),
+      DeltaType.field("b", DeltaType.BOOLEAN),
+      DeltaType.field("i8", DeltaType.BYTE),
+      DeltaType.field("i16", DeltaType.SHORT),
+      DeltaType.field("i32", DeltaType.INTEGER),
+      DeltaType.field("f32", DeltaType.FLOAT),
+      DeltaType.field("f64", DeltaType.DOUBLE),
+      DeltaType.field("s", DeltaType.STRING),
+      DeltaType.field("bin", DeltaType.BINARY),
+      DeltaType.field("d", DeltaType.DATE),
+      DeltaType.field("ts", DeltaType.TIMESTAMP),
+      DeltaType.field("ntz", DeltaType.TIMESTAMP_NTZ),
+      DeltaType.field("dec5", DeltaType.decimal(5, 2)),
+      DeltaType.field("dec18", DeltaType.decimal(18, 4)),
+      DeltaType.field("dec38", DeltaType.decimal(38, 18)),
+      DeltaType.field("st", DeltaType.struct(DeltaType.field("x", DeltaType.INTEGER),
+          DeltaType.field("y", DeltaType.array(DeltaType.STRING, true)))),
+      DeltaType.field("arr", DeltaType.array(DeltaType.LONG, true)),
+      DeltaType.field("nested", DeltaType.array(DeltaType.array(DeltaType.INTEGER, true), true)),
+      DeltaType.field("m", DeltaType.map(DeltaType.STRING,
+          DeltaType.struct(DeltaType.field("v", DeltaType.DOUBLE)), true)));
+
+  @TempDir Path tmp;
+  DeltaSharingServer server;
+  DeltaSharingClient client;
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  static Map<String, Object> row(Object... kv) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], kv[i + 1]);
+    }
+    return m;
+  }
+
+  static List<Map<String, Object>> allTypeRows() {
+    Map<String, Object> mv = new LinkedHashMap<>();
+    mv.put("k1", row("v", 1.5));
+    mv.put("k2", null);
+    return List.of(
+        row("id", 1L, "b", true, "i8", (byte) -128, "i16", (short) 32767, "i32", Integer.MIN_VALUE,
+            "f32", Float.NaN, "f64", Double.NEGATIVE_INFINITY, "s", "quote\" newline\n ünïcødé ✓",
+            "bin", new byte[] {0, 1, (byte) 0xFF}, "d", LocalDate.of(9999, 12, 31),
+            "ts", Instant.parse("1969-07-20T20:17:40.123456Z"), "ntz", LocalDateTime.of(2024, 2, 29, 23, 59, 59, 999_999_000),
+            "dec5", new BigDecimal("-999.99"), "dec18", new BigDecimal("12345678901234.5678"),
+            "dec38", new BigDecimal("-12345678901234567890.123456789012345678"),
+            "st", row("x", 7, "y", Arrays.asList("a", null, "")), "arr", Arrays.asList(1L, null, 3L),
+            "nested", Arrays.asList(Arrays.asList(1, 2), null, List.of()), "m", mv),
+        row("id", 2L, "b", false, "s", "", "bin", new byte[0], "d", LocalDate.of(1900, 1, 1),
+            "ts", Instant.parse("2024-01-01T00:00:00Z"), "dec5", new BigDecimal("0.01"), "st", row("x", null, "y", List.of()),
+            "arr", List.of(), "m", Map.of()),
+        row("id", 3L));
+  }
+
+  private TableRef serve(DeltaTableWriter table, boolean history) {
+    server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), history).start();
+    client = new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()), ClientSettings.DEFAULT
+        .withRetry(new RetrySettings(4, Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMinutes(1))));
+    return new TableRef("s", "sc", "t");
+  }
+
+  /** Every file of the latest snapshot and the metadata. */
+  private List<FileAction> files(TableRef t, TableMetadata[] meta) {
+    try (FileListing l = client.query(t, QueryRequest.latest())) {
+      meta[0] = l.metadata();
+      List<FileAction> out = new ArrayList<>();
+      l.forEachRemaining(a -> out.add((FileAction) a));
+      return out;
+    }
+  }
+
+  private List<Row> read(FileAction f, StructType schema, List<String> partitions, long startRow, int readAhead) {
+    HttpInputFile in = new HttpInputFile(client, SignedUrl.fixed(f.url()), f.size(), f.id(), readAhead);
+    List<Row> out = new ArrayList<>();
+    try (ParquetRowReader r = ParquetRowReader.open(in, f.id(), schema, partitions, f.partitionValues(),
+        ZoneOffset.UTC, startRow)) {
+      r.forEachRemaining(out::add);
+    }
+    return out;
+  }
+
+  @ParameterizedTest
+  @EnumSource(TimestampEncoding.class)
+  void everyDeltaTypeIsDecodedFromParquetOverHttp(TimestampEncoding encoding) {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("all"), ALL).timestamps(encoding).commit();
+    table.append(allTypeRows());
+    TableRef t = serve(table, true);
+    TableMetadata[] meta = new TableMetadata[1];
+    List<FileAction> files = files(t, meta);
+    StructType schema = meta[0].schema();
+    List<Row> rows = read(files.get(0), schema, List.of(), 0, HttpInputFile.DEFAULT_READ_AHEAD);
+    assertThat(rows).hasSize(3);
+    List<Map<String, Object>> expected = allTypeRows();
+    for (int r = 0; r < rows.size(); r++) {
+      for (int c = 0; c < schema.size(); c++) {
+        String name = schema.field(c).name();
+        assertThat(plain(rows.get(r).get(c))).as("row %d column %s", r, name).isEqualTo(plain(expected.get(r).get(name)));
+      }
+    }
+    Row first = rows.get(0);
+    assertThat(first.get("i8")).isInstanceOf(Byte.class);
+    assertThat(first.get("i16")).isInstanceOf(Short.class);
+    assertThat(((BigDecimal) rows.get(1).get("dec5")).scale()).isEqualTo(2);
+    assertThat(first.get("st")).isInstanceOf(Row.class);
+  }
+
+  /** Rows, byte arrays and NaN compared by value. */
+  static Object plain(Object v) {
+    if (v instanceof Row) {
+      Row r = (Row) v;
+      Map<String, Object> m = new HashMap<>();
+      for (int i = 0; i < r.size(); i++) {
+        m.put(r.schema().field(i).name(), plain(r.get(i)));
+      }
+      return m;
+    }
+    if (v instanceof Map) {
+      Map<Object, Object> m = new HashMap<>();
+      ((Map<?, ?>) v).forEach((k, x) -> m.put(plain(k), plain(x)));
+      return m;
+    }
+    if (v instanceof List) {
+      return ((List<?>) v).stream().map(ParquetRowReaderTest::plain).collect(Collectors.toList());
+    }
+    if (v instanceof byte[]) {
+      return "bytes" + Arrays.toString((byte[]) v);
+    }
+    if (v instanceof Float && ((Float) v).isNaN()) {
+      return "NaN";
+    }
+    return v;
+  }
+
+  @Test
+  void partitionColumnsComeFromPartitionValuesAndProjectionReadsOnlyWhatIsAsked() {
+    DeltaType.StructType schema = DeltaType.struct(DeltaType.field("id", DeltaType.LONG),
+        DeltaType.field("name", DeltaType.STRING), DeltaType.field("day", DeltaType.DATE),
+        DeltaType.field("at", DeltaType.TIMESTAMP), DeltaType.field("amount", DeltaType.decimal(10, 2)));
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("p"), schema).partitionedBy("day", "at", "amount")
+        .commit();
+    table.append(List.of(
+        row("id", 1L, "name", "a", "day", LocalDate.of(2024, 5, 1), "at", Instant.parse("2024-05-01T10:15:30.5Z"),
+            "amount", new BigDecimal("12.50")),
+        row("id", 2L, "name", "b")));
+    TableRef t = serve(table, true);
+    TableMetadata[] meta = new TableMetadata[1];
+    List<Row> rows = new ArrayList<>();
+    for (FileAction f : files(t, meta)) {
+      rows.addAll(read(f, meta[0].schema(), meta[0].partitionColumns(), 0, 1024));
+    }
+    assertThat(rows.stream().map(ParquetRowReaderTest::plain)).containsExactlyInAnyOrder(
+        Map.of("id", 1L, "name", "a", "day", LocalDate.of(2024, 5, 1), "at", Instant.parse("2024-05-01T10:15:30.5Z"),
+            "amount", new BigDecimal("12.50")),
+        new HashMap<>(row("id", 2L, "name", "b", "day", null, "at", null, "amount", null)));
+
+    StructType projected = meta[0].schema().select(List.of("day", "id"));
+    FileAction any = files(t, meta).get(0);
+    Row r = read(any, projected, meta[0].partitionColumns(), 0, 1024).get(0);
+    assertThat(r.schema().fieldNames()).containsExactly("day", "id");
+  }
+
+  @Test
+  void columnsAddedLaterReadAsNullFromOlderFiles() {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("a"),
+        DeltaType.struct(DeltaType.field("id", DeltaType.LONG))).commit();
+    table.append(List.of(row("id", 1L)));
+    table.addColumn(DeltaType.field("score", DeltaType.DOUBLE));
+    table.append(List.of(row("id", 2L, "score", 0.5)));
+    TableRef t = serve(table, true);
+    TableMetadata[] meta = new TableMetadata[1];
+    List<Object> scores = new ArrayList<>();
+    for (FileAction f : files(t, meta)) {
+      read(f, meta[0].schema(), List.of(), 0, 1024).forEach(r -> scores.add(r.get("score")));
+    }
+    assertThat(scores).containsExactlyInAnyOrder(null, 0.5);
+  }
+
+  @Test
+  void startingAtRowNSkipsWholeRowGroupsWithoutDownloadingThem() throws Exception {
+    DeltaType.StructType schema = DeltaType.struct(DeltaType.field("id", DeltaType.LONG),
+        DeltaType.field("pad", DeltaType.STRING));
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("g"), schema).rowGroupBytes(8 * 1024).commit();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (long i = 0; i < 3000; i++) {
+      rows.add(row("id", i, "pad", "p".repeat(30) + i));
+    }
+    table.append(rows);
+    TableRef t = serve(table, true);
+    TableMetadata[] meta = new TableMetadata[1];
+    FileAction f = files(t, meta).get(0);
+
+    Path local = table.log().resolve(table.snapshot().files().iterator().next().path);
+    long firstGroupEnd;
+    long firstGroupRows;
+    try (org.apache.parquet.hadoop.ParquetFileReader r = org.apache.parquet.hadoop.ParquetFileReader.open(
+        org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(local.toUri()),
+            new org.apache.hadoop.conf.Configuration(false)))) {
+      assertThat(r.getRowGroups().size()).isGreaterThan(3);
+      var g0 = r.getRowGroups().get(0);
+      firstGroupEnd = g0.getStartingPos() + g0.getCompressedSize();
+      firstGroupRows = g0.getRowCount();
+      assertThat(r.getRowGroups().get(1).getStartingPos()).isGreaterThanOrEqualTo(firstGroupEnd);
+    }
+    long start = firstGroupRows + 5;
+    server.requests().clear();
+    List<Row> tail = read(f, meta[0].schema(), List.of(), start, 2048);
+    assertThat(tail).hasSize((int) (3000 - start));
+    assertThat(tail.get(0).get("id")).isEqualTo(start);
+    assertThat(tail.get(tail.size() - 1).get("id")).isEqualTo(2999L);
+    List<RequestLog.Entry> gets = server.requests().entries(Endpoint.STORAGE);
+    assertThat(gets).isNotEmpty().allSatisfy(e -> {
+      long from = Long.parseLong(e.range.replaceAll("bytes=(\\d+)-\\d+", "$1"));
+      assertThat(from).as("range %s reads the skipped first row group", e.range).isGreaterThanOrEqualTo(firstGroupEnd);
+    });
+    assertThat(read(f, meta[0].schema(), List.of(), 2999, 2048)).hasSize(1);
+    assertThat(read(f, meta[0].schema(), List.of(), 3000, 2048)).isEmpty();
+  }
+
+  @Test
+  void anExpiredUrlIsRefreshedOnceAndTheReadCompletes() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("e"), ALL).commit();
+    List<Map<String, Object>> many = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      many.addAll(allTypeRows().subList(0, 1));
+    }
+    table.append(many);
+    TableRef t = serve(table, true);
+    server.faults().urlTtl(Duration.ofMillis(300));
+    TableMetadata[] meta = new TableMetadata[1];
+    FileAction f = files(t, meta).get(0);
+    server.faults().urlTtl(null);
+    Thread.sleep(400); // the URL we hold has expired
+    int[] refreshes = {0};
+    SignedUrl url = new SignedUrl() {
+      String current = f.url();
+
+      @Override
+      public String current() {
+        return current;
+      }
+
+      @Override
+      public String refresh() {
+        refreshes[0]++;
+        current = files(t, new TableMetadata[1]).stream().filter(x -> x.id().equals(f.id())).findFirst()
+            .orElseThrow().url();
+        return current;
+      }
+    };
+    List<Row> rows = new ArrayList<>();
+    try (ParquetRowReader r = ParquetRowReader.open(new HttpInputFile(client, url, f.size(), f.id(), 4096), f.id(),
+        meta[0].schema(), List.of(), Map.of(), ZoneOffset.UTC, 0)) {
+      r.forEachRemaining(rows::add);
+    }
+    assertThat(rows).hasSize(200);
+    assertThat(refreshes[0]).isEqualTo(1);
+    assertThat(server.requests().entries(Endpoint.STORAGE).stream().filter(e -> e.status == 403)).hasSize(1);
+  }
+
+  @Test
+  void storageFailuresAreRetriedAndFinalOnesAreTypedWithoutTheSignature() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("f"), ALL).commit();
+    table.append(allTypeRows());
+    TableRef t = serve(table, true);
+    TableMetadata[] meta = new TableMetadata[1];
+    FileAction f = files(t, meta).get(0);
+    server.faults().failWith(Endpoint.STORAGE, 2, 503);
+    assertThat(read(f, meta[0].schema(), List.of(), 0, 4096)).hasSize(3);
+
+    server.faults().urlTtl(Duration.ofMillis(1));
+    FileAction expiring = files(t, meta).get(0);
+    Thread.sleep(20);
+    assertThatThrownBy(() -> read(expiring, meta[0].schema(), List.of(), 0, 4096))
+        .isInstanceOf(UnauthorizedException.class).hasMessageContaining("HTTP 403")
+        .hasMessageNotContaining("X-Signature").hasMessageNotContaining(expiring.url());
+    server.faults().urlTtl(null);
+
+    FileAction live = files(t, meta).get(0);
+    for (var a : table.snapshot().files()) {
+      Files.delete(table.log().resolve(a.path));
+    }
+    assertThatThrownBy(() -> read(live, meta[0].schema(), List.of(), 0, 4096))
+        .isInstanceOf(VersionNotAvailableException.class).hasMessageContaining("VACUUM");
+  }
+
+}
