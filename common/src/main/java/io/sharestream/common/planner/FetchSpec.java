@@ -1,0 +1,75 @@
+package io.sharestream.common.planner;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * The request a file was listed by, so the same request can be run again to refresh its pre-signed URL (matched
+ * by file id) without changing what is read. Serializable: Spark executors refresh URLs themselves.
+ */
+public final class FetchSpec implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** Which endpoint and form. */
+  public enum Kind {
+    /** {@code query} with {@code version}: a snapshot. */
+    SNAPSHOT,
+    /** {@code query} with {@code startingVersion}/{@code endingVersion}. */
+    QUERY,
+    /** {@code changes} with {@code startingVersion}/{@code endingVersion}. */
+    CHANGES
+  }
+
+  private final Kind kind;
+  private final long startVersion;
+  private final long endVersion;
+
+  private FetchSpec(Kind kind, long startVersion, long endVersion) {
+    this.kind = kind;
+    this.startVersion = startVersion;
+    this.endVersion = endVersion;
+  }
+
+  public static FetchSpec snapshot(long version) {
+    return new FetchSpec(Kind.SNAPSHOT, version, version);
+  }
+
+  public static FetchSpec query(long start, long end) {
+    return new FetchSpec(Kind.QUERY, start, end);
+  }
+
+  public static FetchSpec changes(long start, long end) {
+    return new FetchSpec(Kind.CHANGES, start, end);
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  public long startVersion() {
+    return startVersion;
+  }
+
+  public long endVersion() {
+    return endVersion;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof FetchSpec)) {
+      return false;
+    }
+    FetchSpec f = (FetchSpec) o;
+    return kind == f.kind && startVersion == f.startVersion && endVersion == f.endVersion;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(kind, startVersion, endVersion);
+  }
+
+  @Override
+  public String toString() {
+    return kind + "[" + startVersion + (endVersion != startVersion ? ".." + endVersion : "") + "]";
+  }
+}

@@ -1,0 +1,147 @@
+package io.sharestream.common.planner;
+
+import io.sharestream.common.errors.InvalidSettingException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The stream options both engines accept, with the same names and meanings (SPEC §3): names, defaults and docs in
+ * one place, and {@link #parse} turning an option map into {@link StreamSettings} with errors that name the option.
+ */
+public final class StreamOptions {
+  private StreamOptions() {}
+
+  /** {@code latest} (default): only commits after the stream starts; {@code snapshot}: the rows at the latest version
+   *  when the stream starts, then every later change; an integer N: every change committed at version N and after. */
+  public static final String STARTING_VERSION = "startingVersion";
+  public static final String STARTING_VERSION_DEFAULT = "latest";
+
+  /** An ISO-8601 instant: as startingVersion=N for the first version committed at or after it. Exclusive with
+   *  startingVersion. */
+  public static final String STARTING_TIMESTAMP = "startingTimestamp";
+
+  /** {@code true}: commits that remove or rewrite data (UPDATE, DELETE, MERGE, overwrite) are skipped whole; only
+   *  pure appends flow. Default false. */
+  public static final String SKIP_CHANGE_COMMITS = "skipChangeCommits";
+
+  /** {@code true}: every row carries its change type and commit; deletes and pre-images flow too. Default false. */
+  public static final String READ_CHANGE_FEED = "readChangeFeed";
+
+  /** Alias of readChangeFeed accepted for compatibility with the reference client. */
+  public static final String READ_CHANGE_DATA = "readChangeData";
+
+  /** Table versions asked per query or changes request. Default 100. */
+  public static final String MAX_VERSIONS_PER_RPC = "maxVersionsPerRpc";
+  public static final int MAX_VERSIONS_PER_RPC_DEFAULT = 100;
+
+  /** Page size (maxFiles) of query and changes requests; unset: unpaged. */
+  public static final String MAX_FILES_PER_RPC = "maxFilesPerRpc";
+
+  /** Seconds before a pre-signed URL's expiry at which it is refreshed. Default 900 (15 minutes). */
+  public static final String URL_REFRESH_MARGIN_SECONDS = "urlRefreshMarginSeconds";
+  public static final long URL_REFRESH_MARGIN_SECONDS_DEFAULT = 900;
+
+  /** Time zone of timestamp partition values written without an offset. Default UTC. */
+  public static final String PARTITION_TIME_ZONE = "partitionTimeZone";
+
+  /** Builds settings from options (names above; unknown names are left to the engine). */
+  public static StreamSettings parse(Map<String, String> options) {
+    String sv = get(options, STARTING_VERSION);
+    String st = get(options, STARTING_TIMESTAMP);
+    if (sv != null && st != null) {
+      throw new InvalidSettingException("Set either '" + STARTING_VERSION + "' or '" + STARTING_TIMESTAMP
+          + "', not both.");
+    }
+    StartingPoint start;
+    if (st != null) {
+      start = StartingPoint.timestamp(instant(st));
+    } else {
+      String v = sv == null ? STARTING_VERSION_DEFAULT : sv.trim().toLowerCase(Locale.ROOT);
+      if (v.equals("latest")) {
+        start = StartingPoint.LATEST;
+      } else if (v.equals("snapshot")) {
+        start = StartingPoint.SNAPSHOT;
+      } else {
+        long n;
+        try {
+          n = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+          throw new InvalidSettingException("'" + STARTING_VERSION + "' must be 'latest', 'snapshot' or a version "
+              + "number >= 0, not '" + sv + "'.");
+        }
+        if (n < 0) {
+          throw new InvalidSettingException("'" + STARTING_VERSION + "' cannot be negative: " + n + ".");
+        }
+        start = StartingPoint.version(n);
+      }
+    }
+    boolean skip = bool(options, SKIP_CHANGE_COMMITS, false);
+    boolean cdf = bool(options, READ_CHANGE_FEED, bool(options, READ_CHANGE_DATA, false));
+    int versions = (int) positive(options, MAX_VERSIONS_PER_RPC, MAX_VERSIONS_PER_RPC_DEFAULT);
+    Integer files = get(options, MAX_FILES_PER_RPC) == null ? null
+        : (int) positive(options, MAX_FILES_PER_RPC, 0);
+    long margin = positive(options, URL_REFRESH_MARGIN_SECONDS, URL_REFRESH_MARGIN_SECONDS_DEFAULT);
+    ZoneId zone;
+    try {
+      zone = ZoneId.of(get(options, PARTITION_TIME_ZONE) == null ? "UTC" : get(options, PARTITION_TIME_ZONE));
+    } catch (RuntimeException e) {
+      throw new InvalidSettingException("'" + PARTITION_TIME_ZONE + "' is not a time zone id: '"
+          + get(options, PARTITION_TIME_ZONE) + "'.");
+    }
+    return new StreamSettings(start, skip, cdf, versions, files, Duration.ofSeconds(margin), zone);
+  }
+
+  private static String get(Map<String, String> options, String name) {
+    for (Map.Entry<String, String> e : options.entrySet()) {
+      if (e.getKey().equalsIgnoreCase(name) && e.getValue() != null && !e.getValue().trim().isEmpty()) {
+        return e.getValue().trim();
+      }
+    }
+    return null;
+  }
+
+  private static boolean bool(Map<String, String> options, String name, boolean dflt) {
+    String v = get(options, name);
+    if (v == null) {
+      return dflt;
+    }
+    if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
+      return Boolean.parseBoolean(v);
+    }
+    throw new InvalidSettingException("'" + name + "' must be true or false, not '" + v + "'.");
+  }
+
+  private static long positive(Map<String, String> options, String name, long dflt) {
+    String v = get(options, name);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      long n = Long.parseLong(v);
+      if (n <= 0) {
+        throw new NumberFormatException();
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new InvalidSettingException("'" + name + "' must be a positive integer, not '" + v + "'.");
+    }
+  }
+
+  private static Instant instant(String text) {
+    try {
+      return OffsetDateTime.parse(text).toInstant();
+    } catch (DateTimeParseException e) {
+      try {
+        return Instant.parse(text);
+      } catch (DateTimeParseException e2) {
+        throw new InvalidSettingException("'" + STARTING_TIMESTAMP + "' must be an ISO-8601 instant such as "
+            + "2024-01-31T00:00:00Z, not '" + text + "'.");
+      }
+    }
+  }
+}

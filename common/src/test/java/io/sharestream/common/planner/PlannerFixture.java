@@ -1,0 +1,101 @@
+package io.sharestream.common.planner;
+
+import io.sharestream.common.client.ClientSettings;
+import io.sharestream.common.client.DeltaSharingClient;
+import io.sharestream.common.client.HttpInputFile;
+import io.sharestream.common.client.RetrySettings;
+import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.common.profile.TableRef;
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The planner tests' table, with every kind of commit:
+ * v0 create; v1 append ids 0-5 in files {0,1,2} {3,4,5}; v2 append 6-8; v3 update id 4 (name u4 -> x4);
+ * v4 delete id 0; v5 compaction; v6 add column score; v7 append 9, 10 with scores.
+ */
+final class PlannerFixture implements AutoCloseable {
+  static final DeltaType.StructType SCHEMA = DeltaType.struct(DeltaType.field("id", DeltaType.LONG, false),
+      DeltaType.field("name", DeltaType.STRING));
+  static final TableRef T = new TableRef("s", "sc", "t");
+
+  final DeltaTableWriter table;
+  final DeltaSharingServer server;
+  final DeltaSharingClient client;
+
+  PlannerFixture(Path dir, boolean cdf) {
+    table = DeltaTableWriter.create(dir, SCHEMA).changeDataFeed(cdf).commit(); // 0
+    table.append(rows(0, 6), 3); // 1
+    table.append(rows(6, 9)); // 2
+    table.updateWhere(r -> r.get("id").equals(4L), r -> {
+      r.put("name", "x4");
+      return r;
+    }); // 3
+    table.deleteWhere(r -> r.get("id").equals(0L)); // 4
+    table.compact(); // 5
+    table.addColumn(DeltaType.field("score", DeltaType.DOUBLE)); // 6
+    List<Map<String, Object>> scored = rows(9, 11);
+    scored.forEach(r -> r.put("score", 1.5));
+    table.append(scored); // 7
+    server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true).start();
+    client = new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()), ClientSettings.DEFAULT
+        .withRetry(new RetrySettings(3, Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMinutes(1))));
+  }
+
+  static List<Map<String, Object>> rows(long from, long to) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (long i = from; i < to; i++) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("id", i);
+      r.put("name", "u" + i);
+      out.add(r);
+    }
+    return out;
+  }
+
+  SharingStreamPlanner planner(Map<String, String> options) {
+    return new SharingStreamPlanner(client, T, StreamOptions.parse(options), Duration.ZERO, Clock.systemUTC());
+  }
+
+  /** Plans from {@code from} until caught up, reading every row: "id:changeType@version" per row, in order. */
+  static List<String> drain(SharingStreamPlanner planner, DeltaSharingClient client, Position from,
+      AdmissionLimits limits, Position[] end) {
+    List<String> out = new ArrayList<>();
+    Position pos = from;
+    for (int guard = 0; guard < 1000; guard++) {
+      StreamPlanner.Plan p = planner.plan(pos, limits);
+      for (WorkUnit u : p.units()) {
+        try (UnitReader r = UnitReader.open(client, u, planner.signedUrl(u), planner.schema(),
+            planner.metadata().partitionColumns(), java.time.ZoneOffset.UTC, 0, HttpInputFile.DEFAULT_READ_AHEAD)) {
+          r.forEachRemaining(c -> out.add(c.row().get("id") + ":" + c.changeType() + "@" + u.version()
+              + (c.row().get("name") == null ? "" : "/" + c.row().get("name"))));
+        }
+      }
+      if (p.end().equals(pos)) {
+        break;
+      }
+      pos = p.end();
+    }
+    if (end != null) {
+      end[0] = pos;
+    }
+    return out;
+  }
+
+  List<String> drain(SharingStreamPlanner planner, Position from) {
+    return drain(planner, client, from, AdmissionLimits.UNLIMITED, null);
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}
