@@ -44,6 +44,7 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   private final Object[] partitionValues;
   private final String file;
   private long rowIndex;
+  private long nextIndex;
   private long rowsLeftInGroup;
   private RecordReader<Row> records;
   private Row next;
@@ -110,7 +111,7 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
 
   /** Row ordinal (0-based, in file order) of the row {@link #next()} returns next. */
   public long rowIndex() {
-    return rowIndex;
+    return next != null ? nextIndex : rowIndex;
   }
 
   private void skipTo(long startRow) throws IOException {
@@ -154,6 +155,7 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
       if (fileValues == null) {
         return false;
       }
+      nextIndex = rowIndex - 1;
       Object[] values = partitionValues.clone();
       for (int i = 0; i < values.length; i++) {
         if (fileIndexOf[i] >= 0) {

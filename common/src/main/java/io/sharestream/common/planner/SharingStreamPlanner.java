@@ -8,6 +8,7 @@ import io.sharestream.common.errors.Errors;
 import io.sharestream.common.errors.IncompatibleSchemaChangeException;
 import io.sharestream.common.errors.InvalidRequestException;
 import io.sharestream.common.errors.TableRecreatedException;
+import io.sharestream.common.errors.VersionNotAvailableException;
 import io.sharestream.common.model.FileAction;
 import io.sharestream.common.model.SharingAction;
 import io.sharestream.common.model.TableMetadata;
@@ -135,6 +136,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
 
   private synchronized long noteLatest(long v) {
     if (v < latest) {
+      checkTableId(); // a table recreated under the same name starts over at low versions
       LOG.warn("The server reports version {} of {} after reporting {}; keeping {}", v, table, latest, latest);
     } else {
       latest = v;
@@ -312,8 +314,21 @@ public final class SharingStreamPlanner implements StreamPlanner {
 
   private Listed list(FetchSpec spec) {
     Listed l = new Listed();
-    lister.list(spec, m -> l.head(m, spec.startVersion()), a -> l.action(a, "listing " + spec + " of " + table));
+    try {
+      lister.list(spec, m -> l.head(m, spec.startVersion()), a -> l.action(a, "listing " + spec + " of " + table));
+    } catch (InvalidRequestException | VersionNotAvailableException e) {
+      checkTableId(); // versions that no longer make sense may mean a recreated table: say that instead
+      throw e;
+    }
     return l;
+  }
+
+  /** Fails with {@link TableRecreatedException} when the table's current id is not the stream's. */
+  private void checkTableId() {
+    TableMetadata now = client.metadata(table, null, null).metadata();
+    if (!now.id().equals(startMetadata.id())) {
+      checkMetadata(now, null);
+    }
   }
 
   /** Default and skipChangeCommits modes: {@code query} from startingVersion. */

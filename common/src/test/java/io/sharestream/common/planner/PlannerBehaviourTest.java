@@ -1,0 +1,243 @@
+package io.sharestream.common.planner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sharestream.common.client.HttpInputFile;
+import io.sharestream.common.errors.HistoryNotSharedException;
+import io.sharestream.common.errors.IncompatibleSchemaChangeException;
+import io.sharestream.common.errors.InvalidPositionException;
+import io.sharestream.common.errors.TableRecreatedException;
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.server.Endpoint;
+import io.sharestream.testkit.server.RequestLog;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PlannerBehaviourTest {
+  @TempDir Path tmp;
+
+  private static List<String> ids(List<WorkUnit> units) {
+    return units.stream().map(u -> u.version() + "#" + u.index() + ":" + u.file().id()).collect(Collectors.toList());
+  }
+
+  @Test
+  void filesOfAVersionAreOrderedByIdAndNumbered() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false);
+        SharingStreamPlanner p = f.planner(Map.of("startingVersion", "1", "skipChangeCommits", "true"))) {
+      List<WorkUnit> v1 = p.plan(p.initialPosition(), AdmissionLimits.UNLIMITED).units().stream()
+          .filter(u -> u.version() == 1).collect(Collectors.toList());
+      assertThat(v1).extracting(WorkUnit::index).containsExactly(0L, 1L);
+      assertThat(v1.get(0).file().id()).isLessThan(v1.get(1).file().id());
+    }
+  }
+
+  @Test
+  void admissionTakesAtMostMaxFilesAndAtLeastOneAndPositionsAdvanceByFileThenVersion() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false);
+        SharingStreamPlanner p = f.planner(Map.of("startingVersion", "1", "skipChangeCommits", "true"))) {
+      Position start = p.initialPosition();
+      StreamPlanner.Plan first = p.plan(start, AdmissionLimits.files(1));
+      assertThat(first.units()).hasSize(1);
+      assertThat(first.end()).isEqualTo(first.units().get(0).endPosition()); // (1, 0)
+      StreamPlanner.Plan second = p.plan(first.end(), AdmissionLimits.files(1));
+      assertThat(second.end()).isEqualTo(Position.beforeVersion(start.tableId(), 2, false)); // version 1 done
+      StreamPlanner.Plan bytes = p.plan(start, new AdmissionLimits(100, 1)); // 1 byte: still one file
+      assertThat(bytes.units()).hasSize(1);
+      // the rest: v2, v3/v4 skipped, v5 compaction empty, v6 metadata only, v7
+      StreamPlanner.Plan rest = p.plan(second.end(), AdmissionLimits.UNLIMITED);
+      assertThat(rest.units()).extracting(WorkUnit::version).containsExactly(2L, 7L);
+      assertThat(rest.end()).isEqualTo(Position.beforeVersion(start.tableId(), 8, false));
+      assertThat(p.plan(rest.end(), AdmissionLimits.UNLIMITED).units()).isEmpty();
+    }
+  }
+
+  @Test
+  void aRestartedPlannerPlansTheSameUnitsForTheSameRange() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), true)) {
+      Map<String, String> opts = Map.of("startingVersion", "0", "readChangeFeed", "true");
+      List<String> before;
+      Position start;
+      Position end;
+      try (SharingStreamPlanner p = f.planner(opts)) {
+        start = p.initialPosition();
+        StreamPlanner.Plan plan = p.plan(start, AdmissionLimits.files(3));
+        end = plan.end();
+        before = ids(plan.units());
+        assertThat(ids(p.units(start, end))).isEqualTo(before);
+      }
+      try (SharingStreamPlanner restarted = f.planner(opts)) {
+        assertThat(ids(restarted.units(start, end))).isEqualTo(before);
+        assertThat(ids(restarted.plan(start, AdmissionLimits.files(3)).units())).isEqualTo(before);
+      }
+    }
+  }
+
+  @Test
+  void aPositionInsideAFileResumesThatFileAfterItsRow() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false);
+        SharingStreamPlanner p = f.planner(Map.of("startingVersion", "1", "skipChangeCommits", "true"))) {
+      WorkUnit first = p.plan(p.initialPosition(), AdmissionLimits.files(1)).units().get(0);
+      Position mid = first.rowPosition(0); // row 0 emitted, then the task stopped
+      List<WorkUnit> again = p.plan(mid, AdmissionLimits.files(1)).units();
+      assertThat(again.get(0).file().id()).isEqualTo(first.file().id());
+      List<Long> rows = new ArrayList<>();
+      try (UnitReader r = UnitReader.open(f.client, again.get(0), p.signedUrl(again.get(0)), p.schema(), List.of(),
+          ZoneOffset.UTC, mid.row() + 1, HttpInputFile.DEFAULT_READ_AHEAD)) {
+        r.forEachRemaining(c -> rows.add(c.rowIndex()));
+      }
+      assertThat(rows).containsExactly(1L, 2L);
+    }
+  }
+
+  @Test
+  void changeDataFilesOfOneVersionAreAdmittedTogether() {
+    DeltaType.StructType schema = DeltaType.struct(DeltaType.field("id", DeltaType.LONG),
+        DeltaType.field("part", DeltaType.STRING));
+    DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve("p"), schema).partitionedBy("part").changeDataFeed(true)
+        .commit();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (long i = 0; i < 6; i++) {
+      rows.add(new java.util.HashMap<>(Map.of("id", i, "part", "p" + (i % 3))));
+    }
+    t.append(rows); // 1: three partitions
+    t.updateWhere(r -> true, r -> r); // 2: three cdc files, one per partition
+    try (io.sharestream.testkit.server.DeltaSharingServer server = io.sharestream.testkit.server.DeltaSharingServer
+        .builder().table("s", "sc", "t", t.dir(), true).start()) {
+      io.sharestream.common.client.DeltaSharingClient client = new io.sharestream.common.client.DeltaSharingClient(
+          io.sharestream.common.profile.DeltaSharingProfile.fromJson(server.profileJson()),
+          io.sharestream.common.client.ClientSettings.DEFAULT);
+      try (SharingStreamPlanner p = new SharingStreamPlanner(client, PlannerFixture.T,
+          StreamOptions.parse(Map.of("startingVersion", "2", "readChangeFeed", "true")), Duration.ZERO,
+          Clock.systemUTC())) {
+        StreamPlanner.Plan plan = p.plan(p.initialPosition(), AdmissionLimits.files(1));
+        assertThat(plan.units()).hasSize(3).allSatisfy(u -> {
+          assertThat(u.source()).isEqualTo(WorkUnit.RowSource.CHANGE_DATA);
+          assertThat(u.version()).isEqualTo(2);
+        });
+        assertThat(plan.end()).isEqualTo(Position.beforeVersion(p.metadata().id(), 3, false));
+      }
+    }
+  }
+
+  @Test
+  void urlsCloseToExpiryAreRefreshedBeforeTheyAreHandedOut() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false)) {
+      f.server.faults().urlTtl(Duration.ofSeconds(30));
+      try (SharingStreamPlanner p = new SharingStreamPlanner(f.client, PlannerFixture.T,
+          StreamOptions.parse(Map.of("startingVersion", "1", "skipChangeCommits", "true"))
+              .withUrlRefreshMargin(Duration.ofSeconds(20)), Duration.ZERO, Clock.systemUTC())) {
+        Position start = p.initialPosition();
+        List<WorkUnit> first = p.plan(start, AdmissionLimits.UNLIMITED).units();
+        int queries = f.server.requests().count(Endpoint.QUERY);
+        // fresh URLs (30 s left, 20 s margin) are handed out as listed
+        assertThat(first).allSatisfy(u -> assertThat(u.file().expirationTimestamp())
+            .isGreaterThan(System.currentTimeMillis() + 20_000));
+        // a planner whose margin exceeds the lifetime refreshes, keeping ids and order
+        try (SharingStreamPlanner eager = new SharingStreamPlanner(f.client, PlannerFixture.T,
+            StreamOptions.parse(Map.of("startingVersion", "1", "skipChangeCommits", "true"))
+                .withUrlRefreshMargin(Duration.ofSeconds(40)), Duration.ZERO, Clock.systemUTC())) {
+          f.server.requests().clear();
+          List<WorkUnit> refreshed = eager.plan(start, AdmissionLimits.UNLIMITED).units();
+          assertThat(ids(refreshed)).isEqualTo(ids(first));
+          assertThat(f.server.requests().count(Endpoint.QUERY)).as("listing + one refresh of the same window")
+              .isEqualTo(2);
+          List<RequestLog.Entry> queriesSeen = f.server.requests().entries(Endpoint.QUERY);
+          assertThat(queriesSeen).hasSize(2);
+        }
+        assertThat(queries).isPositive();
+      }
+    }
+  }
+
+  @Test
+  void aRecreatedTableIsReportedNotMixed() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false);
+        SharingStreamPlanner p = f.planner(Map.of("startingVersion", "1"))) {
+      Position start = p.initialPosition();
+      DeltaTableWriter again = DeltaTableWriter.create(tmp.resolve("t2"), PlannerFixture.SCHEMA).commit();
+      again.append(PlannerFixture.rows(0, 20));
+      again.append(PlannerFixture.rows(0, 20));
+      f.server.tables().relocate("s.sc.t", again.dir());
+      assertThatThrownBy(() -> p.plan(start, AdmissionLimits.UNLIMITED)).isInstanceOf(TableRecreatedException.class)
+          .hasMessageContaining("was recreated").hasMessageContaining("delete the checkpoint/offsets");
+      try (SharingStreamPlanner fresh = f.planner(Map.of())) {
+        assertThatThrownBy(() -> fresh.plan(start, AdmissionLimits.UNLIMITED))
+            .isInstanceOf(InvalidPositionException.class).hasMessageContaining(start.tableId());
+      }
+    }
+  }
+
+  @Test
+  void anIncompatibleSchemaChangeStopsTheStreamWithWhatToDo() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false);
+        SharingStreamPlanner p = f.planner(Map.of())) {
+      Position start = p.initialPosition();
+      f.table.replaceSchema(DeltaType.struct(DeltaType.field("id", DeltaType.STRING, false),
+          DeltaType.field("name", DeltaType.STRING), DeltaType.field("score", DeltaType.DOUBLE)));
+      assertThatThrownBy(() -> p.plan(start, AdmissionLimits.UNLIMITED))
+          .isInstanceOf(IncompatibleSchemaChangeException.class).hasMessageContaining("'id' changed type")
+          .hasMessageContaining("Restart the stream");
+    }
+  }
+
+  @Test
+  void anAdditiveSchemaChangeContinuesWithAWiderSchema() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false);
+        SharingStreamPlanner p = f.planner(Map.of())) {
+      Position start = p.initialPosition();
+      f.table.addColumn(DeltaType.field("extra", DeltaType.STRING)); // 8
+      List<Map<String, Object>> rows = PlannerFixture.rows(50, 51);
+      rows.get(0).put("extra", "e");
+      f.table.append(rows); // 9
+      List<WorkUnit> units = p.plan(start, AdmissionLimits.UNLIMITED).units();
+      assertThat(p.schema().fieldNames()).containsExactly("id", "name", "score", "extra");
+      assertThat(units).hasSize(1);
+      assertThat(units.get(0).schema().fieldNames()).contains("extra");
+    }
+  }
+
+  @Test
+  void tablesWithoutHistoryAreRefusedAtStartWithTheFix() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false)) {
+      f.server.tables().add("s", "sc", "nohistory", f.table.dir(), false);
+      assertThatThrownBy(() -> new SharingStreamPlanner(f.client, new io.sharestream.common.profile.TableRef("s",
+          "sc", "nohistory"), StreamSettings.defaults(), Duration.ZERO, Clock.systemUTC()))
+          .isInstanceOf(HistoryNotSharedException.class).hasMessageContaining("WITH HISTORY");
+    }
+  }
+
+  @Test
+  void eachRequestCoversAtMostVersionsPerRequest() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false);
+        SharingStreamPlanner p = f.planner(Map.of("startingVersion", "0", "maxVersionsPerRpc", "3",
+            "skipChangeCommits", "true"))) {
+      f.server.requests().clear();
+      PlannerFixture.drain(p, f.client, p.initialPosition(), AdmissionLimits.UNLIMITED, null);
+      // versions 0..7 in windows [0,2] [3,5] [6,7]
+      assertThat(f.server.requests().count(Endpoint.QUERY)).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void versionPollsAreRateLimited() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false);
+        SharingStreamPlanner p = new SharingStreamPlanner(f.client, PlannerFixture.T, StreamSettings.defaults(),
+            Duration.ofHours(1), Clock.systemUTC())) {
+      f.server.requests().clear();
+      for (int i = 0; i < 5; i++) {
+        p.latestVersion();
+      }
+      assertThat(f.server.requests().count(Endpoint.VERSION)).isZero();
+    }
+  }
+}
