@@ -240,4 +240,57 @@ class PlannerBehaviourTest {
       assertThat(f.server.requests().count(Endpoint.VERSION)).isZero();
     }
   }
+
+  @Test
+  void aUrlExpiringDuringALongReadIsRefreshedByRelistingItsWindow() throws Exception {
+    DeltaType.StructType schema = DeltaType.struct(DeltaType.field("id", DeltaType.LONG),
+        DeltaType.field("pad", DeltaType.STRING));
+    DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve("slow"), schema).rowGroupBytes(4096).commit();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (long i = 0; i < 2000; i++) {
+      rows.add(new java.util.HashMap<>(Map.of("id", i, "pad", "x".repeat(40) + i)));
+    }
+    t.append(rows);
+    try (io.sharestream.testkit.server.DeltaSharingServer server = io.sharestream.testkit.server.DeltaSharingServer
+        .builder().table("s", "sc", "t", t.dir(), true).start()) {
+      io.sharestream.common.client.DeltaSharingClient client = new io.sharestream.common.client.DeltaSharingClient(
+          io.sharestream.common.profile.DeltaSharingProfile.fromJson(server.profileJson()),
+          io.sharestream.common.client.ClientSettings.DEFAULT);
+      server.faults().urlTtl(Duration.ofSeconds(1)); // every URL lives one second
+      server.faults().slowStorage(Duration.ofMillis(150)); // and the file takes longer than that to read
+      try (SharingStreamPlanner p = new SharingStreamPlanner(client, PlannerFixture.T,
+          StreamOptions.parse(Map.of("startingVersion", "1")).withUrlRefreshMargin(Duration.ZERO), Duration.ZERO,
+          Clock.systemUTC())) {
+        WorkUnit u = p.plan(p.initialPosition(), AdmissionLimits.UNLIMITED).units().get(0);
+        long count = 0;
+        long last = -1;
+        try (UnitReader r = UnitReader.open(client, u, p.signedUrl(u), p.schema(), List.of(), ZoneOffset.UTC, 0,
+            2048)) {
+          while (r.hasNext()) {
+            ChangeRow c = r.next();
+            assertThat(c.rowIndex()).isEqualTo(last + 1);
+            last = c.rowIndex();
+            count++;
+          }
+        }
+        assertThat(count).isEqualTo(2000);
+        assertThat(server.requests().entries(Endpoint.STORAGE).stream().filter(e -> e.status == 403))
+            .as("the URL expired mid-read and was refreshed").isNotEmpty();
+      }
+    }
+  }
+
+  @Test
+  void snapshotStartWithReadChangeFeedLabelsSnapshotRowsAsInsertsOfThatVersion() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), true);
+        SharingStreamPlanner p = f.planner(Map.of("startingVersion", "snapshot", "readChangeFeed", "true"))) {
+      List<WorkUnit> units = p.plan(p.initialPosition(), AdmissionLimits.UNLIMITED).units();
+      assertThat(units).isNotEmpty().allSatisfy(u -> {
+        assertThat(u.isStartingVersion()).isTrue();
+        assertThat(u.version()).isEqualTo(7);
+        assertThat(u.commitTimestamp()).isEqualTo(f.table.log().timestamp(7));
+        assertThat(u.changeType(null)).isEqualTo(ChangeTypes.INSERT);
+      });
+    }
+  }
 }
