@@ -272,14 +272,14 @@ public final class DeltaSharingClient implements AutoCloseable {
   /** Runs a query; the returned listing streams its lines and must be closed. */
   public FileListing query(TableRef table, QueryRequest request) {
     String what = "the query of " + table + " " + request;
-    return new FileListing(this, what, request.maxFiles() != null,
+    return new FileListing(this, what,
         pageToken -> send("POST", tablePath(table) + "/query", Map.of(), request.body(pageToken), what, true));
   }
 
   /** Reads the change data feed; the returned listing streams its lines and must be closed. */
   public FileListing changes(TableRef table, ChangesRequest request) {
     String what = "the changes of " + table + " " + request;
-    return new FileListing(this, what, false,
+    return new FileListing(this, what,
         pageToken -> send("GET", tablePath(table) + "/changes", request.params(pageToken), null, what, true));
   }
 

@@ -50,7 +50,7 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
   private String refreshToken;
   private int pages;
 
-  FileListing(DeltaSharingClient client, String what, boolean paged, PageOpener opener) {
+  FileListing(DeltaSharingClient client, String what, PageOpener opener) {
     this.client = client;
     this.what = what;
     this.opener = opener;

@@ -1,9 +1,9 @@
 package io.sharestream.common.planner;
 
 import io.sharestream.common.errors.InvalidSettingException;
+import io.sharestream.common.types.Instants;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -134,14 +134,10 @@ public final class StreamOptions {
 
   private static Instant instant(String text) {
     try {
-      return OffsetDateTime.parse(text).toInstant();
+      return Instants.parse(text);
     } catch (DateTimeParseException e) {
-      try {
-        return Instant.parse(text);
-      } catch (DateTimeParseException e2) {
-        throw new InvalidSettingException("'" + STARTING_TIMESTAMP + "' must be an ISO-8601 instant such as "
-            + "2024-01-31T00:00:00Z, not '" + text + "'.");
-      }
+      throw new InvalidSettingException("'" + STARTING_TIMESTAMP + "' must be an ISO-8601 instant such as "
+          + "2024-01-31T00:00:00Z, not '" + text + "'.");
     }
   }
 }

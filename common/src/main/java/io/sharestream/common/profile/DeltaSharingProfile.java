@@ -3,13 +3,13 @@ package io.sharestream.common.profile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sharestream.common.errors.InvalidProfileException;
+import io.sharestream.common.types.Instants;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Map;
@@ -152,14 +152,10 @@ public final class DeltaSharingProfile {
       if (n.hasNonNull("expirationTime")) {
         String t = n.get("expirationTime").asText();
         try {
-          expiry = OffsetDateTime.parse(t).toInstant();
+          expiry = Instants.parse(t);
         } catch (DateTimeParseException e) {
-          try {
-            expiry = Instant.parse(t);
-          } catch (DateTimeParseException e2) {
-            throw new InvalidProfileException("'expirationTime' in the " + source + " is not an ISO-8601 instant "
-                + "(e.g. 2024-01-31T00:00:00Z): '" + t + "'.");
-          }
+          throw new InvalidProfileException("'expirationTime' in the " + source + " is not an ISO-8601 instant "
+              + "(e.g. 2024-01-31T00:00:00Z): '" + t + "'.");
         }
       }
       return new DeltaSharingProfile(version, endpoint, type, token, expiry, null, null, null, null);
