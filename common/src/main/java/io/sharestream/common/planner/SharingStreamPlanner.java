@@ -166,7 +166,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
     long files = 0;
     long bytes = 0;
     Position pos = from;
-    long top = stopAt != null ? Math.max(stopAt.tableVersion(), latestKnown()) : latestVersion();
+    long top = stopAt != null ? lastVersionNeededFor(stopAt) : latestVersion();
     while (pos.isStartingVersion() || pos.tableVersion() <= top) {
       Window w = pos.isStartingVersion() ? snapshot(pos.tableVersion())
           : window(pos.tableVersion(), Math.min(top, pos.tableVersion() + settings.versionsPerRequest() - 1));
@@ -206,8 +206,11 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return new Plan(out, pos);
   }
 
-  private synchronized long latestKnown() {
-    return latest;
+  /** The newest version a range ending at {@code stopAt} needs listed, never beyond the server's latest. */
+  private synchronized long lastVersionNeededFor(Position stopAt) {
+    long needed = stopAt.index() >= 0 || stopAt.isStartingVersion() ? stopAt.tableVersion()
+        : stopAt.tableVersion() - 1;
+    return needed <= latest ? latest : refreshLatest();
   }
 
   // ------------------------------------------------------------------ windows

@@ -79,6 +79,16 @@ class PlannerBehaviourTest {
         assertThat(ids(restarted.units(start, end))).isEqualTo(before);
         assertThat(ids(restarted.plan(start, AdmissionLimits.files(3)).units())).isEqualTo(before);
       }
+      // a range ending after the last version, as a caught-up plan returns it
+      try (SharingStreamPlanner p = f.planner(opts)) {
+        StreamPlanner.Plan all = p.plan(start, AdmissionLimits.UNLIMITED);
+        assertThat(all.end()).isEqualTo(Position.beforeVersion(start.tableId(), 8, false));
+        try (SharingStreamPlanner restarted = f.planner(opts)) {
+          assertThat(ids(restarted.units(start, all.end()))).isEqualTo(ids(all.units()));
+          assertThat(ids(restarted.units(end, all.end()))).isEqualTo(ids(all.units()).subList(before.size(),
+              all.units().size()));
+        }
+      }
     }
   }
 
