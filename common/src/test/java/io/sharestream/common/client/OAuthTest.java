@@ -106,11 +106,11 @@ class OAuthTest {
 
   @Test
   void a401WithAnExpiredTokenFetchesANewOneOnce() throws Exception {
-    server.enableOAuth("app", "secret", Duration.ofSeconds(1));
+    server.enableOAuth("app", "secret", Duration.ofSeconds(3));
     MovableClock frozen = new MovableClock(); // the client believes its token is fresh
     DeltaSharingClient c = client("secret", frozen);
     c.tableVersion(T);
-    Thread.sleep(1100); // the server-side lifetime (1 s) passes
+    Thread.sleep(3100); // the server-side lifetime (3 s) passes
     assertThat(c.tableVersion(T)).isZero();
     assertThat(server.requests().count(Endpoint.OAUTH_TOKEN)).isEqualTo(2);
   }

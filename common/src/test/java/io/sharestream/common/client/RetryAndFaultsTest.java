@@ -125,8 +125,8 @@ class RetryAndFaultsTest {
   @Test
   void slowResponsesPastTheRequestTimeoutAreRetried() {
     DeltaSharingClient impatient = new DeltaSharingClient(client.profile(), client.settings()
-        .withTimeouts(Duration.ofSeconds(5), Duration.ofMillis(300), Duration.ofSeconds(5)));
-    server.faults().delay(Endpoint.VERSION, 1, Duration.ofSeconds(2));
+        .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofSeconds(5)));
+    server.faults().delay(Endpoint.VERSION, 1, Duration.ofSeconds(4));
     assertThat(impatient.tableVersion(T)).isEqualTo(2);
     assertThat(server.requests().count(Endpoint.VERSION)).isEqualTo(2);
   }

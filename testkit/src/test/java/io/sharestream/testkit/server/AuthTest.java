@@ -51,14 +51,14 @@ class AuthTest {
 
   @Test
   void oauthClientCredentialsIssueExpiringTokensTheApiAccepts() throws Exception {
-    server.enableOAuth("client", "secret", Duration.ofSeconds(1));
+    server.enableOAuth("client", "secret", Duration.ofSeconds(3));
     Http.Response token = tokenRequest("client", "secret", "grant_type=client_credentials&scope=sharing");
     assertThat(token.status).isEqualTo(200);
     String access = token.json().path("access_token").asText();
-    assertThat(token.json().path("expires_in").asLong()).isEqualTo(1);
+    assertThat(token.json().path("expires_in").asLong()).isEqualTo(3);
     assertThat(token.json().path("scope").asText()).isEqualTo("sharing");
     assertThat(new Http(server, access).get("/shares").status).isEqualTo(200);
-    Thread.sleep(1100); // past the token's 1 s lifetime
+    Thread.sleep(3100); // past the token's 3 s lifetime
     assertThat(new Http(server, access).get("/shares").status).isEqualTo(401);
 
     assertThat(tokenRequest("client", "wrong", "grant_type=client_credentials").status).isEqualTo(401);
