@@ -1,0 +1,165 @@
+package io.sharestream.bench;
+
+import io.sharestream.common.client.ClientSettings;
+import io.sharestream.common.client.DeltaSharingClient;
+import io.sharestream.common.client.FileListing;
+import io.sharestream.common.client.HttpInputFile;
+import io.sharestream.common.client.QueryRequest;
+import io.sharestream.common.planner.AdmissionLimits;
+import io.sharestream.common.planner.SharingStreamPlanner;
+import io.sharestream.common.planner.StreamOptions;
+import io.sharestream.common.planner.StreamPlanner;
+import io.sharestream.common.planner.UnitReader;
+import io.sharestream.common.planner.WorkUnit;
+import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.common.profile.TableRef;
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Throughput of the core's hot paths against the embedded server on loopback, printed as figures:
+ * listing files (streamed NDJSON), reading rows (Parquet over HTTP range requests into rows), planning versions.
+ * Each figure is the best of several rounds after a warm-up round.
+ *
+ * <pre>
+ * mvn -q -B package -DskipTests -pl benchmarks -am
+ * java -Xmx1g -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) io.sharestream.bench.CoreBenchmark
+ * </pre>
+ */
+public final class CoreBenchmark {
+  private static final int ROUNDS = 5;
+
+  private CoreBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Files.createTempDirectory("sharestream-bench");
+    System.out.printf("machine: %d cores, java %s, heap %d MiB%n", Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20);
+
+    DeltaType.StructType schema = DeltaType.struct(DeltaType.field("id", DeltaType.LONG, false),
+        DeltaType.field("name", DeltaType.STRING), DeltaType.field("score", DeltaType.DOUBLE),
+        DeltaType.field("at", DeltaType.TIMESTAMP), DeltaType.field("amount", DeltaType.decimal(18, 2)));
+    DeltaTableWriter many = DeltaTableWriter.create(dir.resolve("many"), schema).commit();
+    many.appendCopies(rows(0, 10), 10_000);
+
+    DeltaTableWriter big = DeltaTableWriter.create(dir.resolve("big"), schema).commit();
+    for (int f = 0; f < 10; f++) {
+      big.append(rows(f * 100_000L, (f + 1) * 100_000L));
+    }
+    long bigBytes = big.snapshot().sizeInBytes();
+
+    DeltaTableWriter versions = DeltaTableWriter.create(dir.resolve("versions"), schema).commit();
+    for (int v = 0; v < 100; v++) {
+      versions.append(rows(v * 10L, v * 10L + 10), 1);
+    }
+
+    try (DeltaSharingServer server = DeltaSharingServer.builder()
+        .table("s", "b", "many", many.dir(), true)
+        .table("s", "b", "big", big.dir(), true)
+        .table("s", "b", "versions", versions.dir(), true).start()) {
+      DeltaSharingClient client = new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()),
+          ClientSettings.DEFAULT);
+
+      double listing = best(() -> {
+        long n = 0;
+        try (FileListing l = client.query(new TableRef("s", "b", "many"), QueryRequest.latest())) {
+          while (l.hasNext()) {
+            l.next();
+            n++;
+          }
+        }
+        return n;
+      });
+      System.out.printf("listing: %,.0f files/s (10,000-file snapshot, one streamed response)%n", listing);
+
+      double paged = best(() -> {
+        long n = 0;
+        try (FileListing l = client.query(new TableRef("s", "b", "many"), QueryRequest.latest().maxFiles(1000))) {
+          while (l.hasNext()) {
+            l.next();
+            n++;
+          }
+        }
+        return n;
+      });
+      System.out.printf("listing, pages of 1,000: %,.0f files/s%n", paged);
+
+      TableRef bigRef = new TableRef("s", "b", "big");
+      try (SharingStreamPlanner planner = new SharingStreamPlanner(client, bigRef,
+          StreamOptions.parse(Map.of("startingVersion", "1")), Duration.ZERO, Clock.systemUTC())) {
+        List<WorkUnit> units = planner.plan(planner.initialPosition(), AdmissionLimits.UNLIMITED).units();
+        double rowsPerSecond = best(() -> {
+          long n = 0;
+          for (WorkUnit u : units) {
+            try (UnitReader r = UnitReader.open(client, u, planner.signedUrl(u), planner.schema(), List.of(),
+                ZoneOffset.UTC, 0, HttpInputFile.DEFAULT_READ_AHEAD)) {
+              while (r.hasNext()) {
+                r.next();
+                n++;
+              }
+            }
+          }
+          return n;
+        });
+        System.out.printf("reading: %,.0f rows/s, %.1f MB/s of Parquet (1,000,000 rows of 5 columns in 10 files, "
+            + "%.1f MB)%n", rowsPerSecond, rowsPerSecond * bigBytes / 1_000_000.0 / 1e6, bigBytes / 1e6);
+      }
+
+      TableRef versionsRef = new TableRef("s", "b", "versions");
+      double planned = best(() -> {
+        try (SharingStreamPlanner planner = new SharingStreamPlanner(client, versionsRef,
+            StreamOptions.parse(Map.of("startingVersion", "0")), Duration.ZERO, Clock.systemUTC())) {
+          long n = 0;
+          StreamPlanner.Plan p = planner.plan(planner.initialPosition(), AdmissionLimits.UNLIMITED);
+          n += p.units().size();
+          return n;
+        }
+      });
+      System.out.printf("planning: %,.0f files/s (101 versions of 10 files, one window of 100 versions + 1)%n",
+          planned);
+    }
+  }
+
+  interface Work {
+    long run() throws Exception;
+  }
+
+  /** Items per second, best of {@link #ROUNDS} after one warm-up round. */
+  private static double best(Work w) throws Exception {
+    w.run();
+    double best = 0;
+    for (int i = 0; i < ROUNDS; i++) {
+      long t0 = System.nanoTime();
+      long n = w.run();
+      double perSecond = n / ((System.nanoTime() - t0) / 1e9);
+      best = Math.max(best, perSecond);
+    }
+    return best;
+  }
+
+  private static List<Map<String, Object>> rows(long from, long to) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (long i = from; i < to; i++) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("id", i);
+      r.put("name", "name-" + (i % 1000));
+      r.put("score", i * 0.5);
+      r.put("at", Instant.ofEpochSecond(1_700_000_000L + i));
+      r.put("amount", BigDecimal.valueOf(i, 2));
+      out.add(r);
+    }
+    return out;
+  }
+}
