@@ -65,11 +65,6 @@ public final class FileAction implements SharingAction {
     return n.hasNonNull(field) ? n.get(field).asLong() : null;
   }
 
-  /** The same file with a fresh URL and expiry (after a refresh). */
-  public FileAction withUrl(String newUrl, Long newExpiration) {
-    return new FileAction(kind, id, newUrl, partitionValues, size, stats, version, timestamp, newExpiration);
-  }
-
   public Kind kind() {
     return kind;
   }

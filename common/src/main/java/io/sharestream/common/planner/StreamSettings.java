@@ -64,11 +64,6 @@ public final class StreamSettings {
     return partitionZone;
   }
 
-  public StreamSettings withStartingPoint(StartingPoint s) {
-    return new StreamSettings(s, skipChangeCommits, readChangeFeed, versionsPerRequest, filesPerRequest,
-        urlRefreshMargin, partitionZone);
-  }
-
   public StreamSettings withUrlRefreshMargin(Duration margin) {
     return new StreamSettings(startingPoint, skipChangeCommits, readChangeFeed, versionsPerRequest, filesPerRequest,
         margin, partitionZone);

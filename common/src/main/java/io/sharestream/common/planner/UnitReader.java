@@ -53,10 +53,6 @@ public final class UnitReader implements Iterator<ChangeRow>, Closeable {
     return new UnitReader(unit, reader, readSchema, changeTypeIndex);
   }
 
-  public WorkUnit unit() {
-    return unit;
-  }
-
   /** Rows in the file, from its footer. */
   public long rowCount() {
     return reader.rowCount();
