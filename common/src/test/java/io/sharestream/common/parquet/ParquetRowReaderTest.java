@@ -21,6 +21,7 @@ import io.sharestream.common.types.StructType;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
 import io.sharestream.testkit.delta.ParquetSchemas.TimestampEncoding;
+import io.sharestream.testkit.delta.Samples;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import io.sharestream.testkit.server.RequestLog;
@@ -30,12 +31,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -46,28 +45,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 class ParquetRowReaderTest {
-  static final DeltaType.StructType ALL = DeltaType.struct(
-      DeltaType.field("id", DeltaType.LONG, false),
-      DeltaType.field("b", DeltaType.BOOLEAN),
-      DeltaType.field("i8", DeltaType.BYTE),
-      DeltaType.field("i16", DeltaType.SHORT),
-      DeltaType.field("i32", DeltaType.INTEGER),
-      DeltaType.field("f32", DeltaType.FLOAT),
-      DeltaType.field("f64", DeltaType.DOUBLE),
-      DeltaType.field("s", DeltaType.STRING),
-      DeltaType.field("bin", DeltaType.BINARY),
-      DeltaType.field("d", DeltaType.DATE),
-      DeltaType.field("ts", DeltaType.TIMESTAMP),
-      DeltaType.field("ntz", DeltaType.TIMESTAMP_NTZ),
-      DeltaType.field("dec5", DeltaType.decimal(5, 2)),
-      DeltaType.field("dec18", DeltaType.decimal(18, 4)),
-      DeltaType.field("dec38", DeltaType.decimal(38, 18)),
-      DeltaType.field("st", DeltaType.struct(DeltaType.field("x", DeltaType.INTEGER),
-          DeltaType.field("y", DeltaType.array(DeltaType.STRING, true)))),
-      DeltaType.field("arr", DeltaType.array(DeltaType.LONG, true)),
-      DeltaType.field("nested", DeltaType.array(DeltaType.array(DeltaType.INTEGER, true), true)),
-      DeltaType.field("m", DeltaType.map(DeltaType.STRING,
-          DeltaType.struct(DeltaType.field("v", DeltaType.DOUBLE)), true)));
+  static final DeltaType.StructType ALL = Samples.ALL_TYPES;
 
   @TempDir Path tmp;
   DeltaSharingServer server;
@@ -81,30 +59,11 @@ class ParquetRowReaderTest {
   }
 
   static Map<String, Object> row(Object... kv) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    for (int i = 0; i < kv.length; i += 2) {
-      m.put((String) kv[i], kv[i + 1]);
-    }
-    return m;
+    return Samples.row(kv);
   }
 
   static List<Map<String, Object>> allTypeRows() {
-    Map<String, Object> mv = new LinkedHashMap<>();
-    mv.put("k1", row("v", 1.5));
-    mv.put("k2", null);
-    return List.of(
-        row("id", 1L, "b", true, "i8", (byte) -128, "i16", (short) 32767, "i32", Integer.MIN_VALUE,
-            "f32", Float.NaN, "f64", Double.NEGATIVE_INFINITY, "s", "quote\" newline\n ünïcødé ✓",
-            "bin", new byte[] {0, 1, (byte) 0xFF}, "d", LocalDate.of(9999, 12, 31),
-            "ts", Instant.parse("1969-07-20T20:17:40.123456Z"), "ntz", LocalDateTime.of(2024, 2, 29, 23, 59, 59, 999_999_000),
-            "dec5", new BigDecimal("-999.99"), "dec18", new BigDecimal("12345678901234.5678"),
-            "dec38", new BigDecimal("-12345678901234567890.123456789012345678"),
-            "st", row("x", 7, "y", Arrays.asList("a", null, "")), "arr", Arrays.asList(1L, null, 3L),
-            "nested", Arrays.asList(Arrays.asList(1, 2), null, List.of()), "m", mv),
-        row("id", 2L, "b", false, "s", "", "bin", new byte[0], "d", LocalDate.of(1900, 1, 1),
-            "ts", Instant.parse("2024-01-01T00:00:00Z"), "dec5", new BigDecimal("0.01"), "st", row("x", null, "y", List.of()),
-            "arr", List.of(), "m", Map.of()),
-        row("id", 3L));
+    return Samples.allTypeRows();
   }
 
   private TableRef serve(DeltaTableWriter table, boolean history) {

@@ -12,13 +12,11 @@ import io.sharestream.testkit.delta.DeltaAction.RemoveFile;
 import io.sharestream.testkit.delta.DeltaType.StructType;
 import io.sharestream.testkit.delta.ParquetSchemas.TimestampEncoding;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,55 +40,16 @@ import org.junit.jupiter.params.provider.EnumSource;
 class DeltaTableWriterTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  static final StructType ALL_TYPES = DeltaType.struct(
-      field("id", DeltaType.LONG, false),
-      field("b", DeltaType.BOOLEAN),
-      field("i8", DeltaType.BYTE),
-      field("i16", DeltaType.SHORT),
-      field("i32", DeltaType.INTEGER),
-      field("f32", DeltaType.FLOAT),
-      field("f64", DeltaType.DOUBLE),
-      field("s", DeltaType.STRING),
-      field("bin", DeltaType.BINARY),
-      field("d", DeltaType.DATE),
-      field("ts", DeltaType.TIMESTAMP),
-      field("ntz", DeltaType.TIMESTAMP_NTZ),
-      field("dec5", DeltaType.decimal(5, 2)),
-      field("dec18", DeltaType.decimal(18, 4)),
-      field("dec38", DeltaType.decimal(38, 18)),
-      field("st", DeltaType.struct(field("x", DeltaType.INTEGER), field("y", DeltaType.array(DeltaType.STRING, true)))),
-      field("arr", DeltaType.array(DeltaType.LONG, true)),
-      field("m", DeltaType.map(DeltaType.STRING, DeltaType.struct(field("v", DeltaType.DOUBLE)), true)));
+  static final StructType ALL_TYPES = Samples.ALL_TYPES;
 
   @TempDir Path tmp;
 
   static Map<String, Object> row(Object... kv) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    for (int i = 0; i < kv.length; i += 2) {
-      m.put((String) kv[i], kv[i + 1]);
-    }
-    return m;
+    return Samples.row(kv);
   }
 
   static List<Map<String, Object>> allTypeRows() {
-    Map<String, Object> nestedValue = new LinkedHashMap<>();
-    nestedValue.put("k1", row("v", 1.5));
-    nestedValue.put("k2", null);
-    List<Long> withNull = new ArrayList<>(Arrays.asList(1L, null, 3L));
-    return List.of(
-        row("id", 1L, "b", true, "i8", (byte) -128, "i16", (short) 32767, "i32", Integer.MIN_VALUE,
-            "f32", Float.NaN, "f64", Double.POSITIVE_INFINITY, "s", "quote\" newline\n ünïcødé ✓",
-            "bin", new byte[] {0, 1, (byte) 0xFF}, "d", LocalDate.of(9999, 12, 31),
-            "ts", Instant.parse("1969-07-20T20:17:40.123456Z"), "ntz", LocalDateTime.of(2024, 2, 29, 23, 59, 59, 999_999_000),
-            "dec5", new BigDecimal("-999.99"), "dec18", new BigDecimal("12345678901234.5678"),
-            "dec38", new BigDecimal("-12345678901234567890.123456789012345678"),
-            "st", row("x", 7, "y", List.of("a", "")), "arr", withNull, "m", nestedValue),
-        row("id", 2L, "b", false, "i8", (byte) 0, "i16", (short) -1, "i32", 0, "f32", Float.NEGATIVE_INFINITY,
-            "f64", -0.0, "s", "", "bin", new byte[0], "d", LocalDate.of(1900, 1, 1),
-            "ts", Instant.parse("2024-01-01T00:00:00Z"), "ntz", LocalDateTime.of(1970, 1, 1, 0, 0),
-            "dec5", new BigDecimal("0.01"), "dec18", new BigDecimal("0.0000"), "dec38", new BigDecimal("0E-18"),
-            "st", row("x", null, "y", List.of()), "arr", List.of(), "m", Map.of()),
-        row("id", 3L));
+    return Samples.allTypeRows();
   }
 
   @ParameterizedTest

@@ -1,0 +1,75 @@
+package io.sharestream.testkit.delta;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A schema with every Delta type and rows with the edge values ordinary tables hold (NaN and infinities, extreme
+ * decimals and dates, pre-1970 timestamps, empty strings, binaries, arrays and maps, null elements, quotes, newlines
+ * and non-ASCII text): for round-trip tests in every module.
+ */
+public final class Samples {
+  private Samples() {}
+
+  /** Every Delta type, nested ones included; {@code id} is the only non-nullable column. */
+  public static final DeltaType.StructType ALL_TYPES = DeltaType.struct(
+      DeltaType.field("id", DeltaType.LONG, false),
+      DeltaType.field("b", DeltaType.BOOLEAN),
+      DeltaType.field("i8", DeltaType.BYTE),
+      DeltaType.field("i16", DeltaType.SHORT),
+      DeltaType.field("i32", DeltaType.INTEGER),
+      DeltaType.field("f32", DeltaType.FLOAT),
+      DeltaType.field("f64", DeltaType.DOUBLE),
+      DeltaType.field("s", DeltaType.STRING),
+      DeltaType.field("bin", DeltaType.BINARY),
+      DeltaType.field("d", DeltaType.DATE),
+      DeltaType.field("ts", DeltaType.TIMESTAMP),
+      DeltaType.field("ntz", DeltaType.TIMESTAMP_NTZ),
+      DeltaType.field("dec5", DeltaType.decimal(5, 2)),
+      DeltaType.field("dec18", DeltaType.decimal(18, 4)),
+      DeltaType.field("dec38", DeltaType.decimal(38, 18)),
+      DeltaType.field("st", DeltaType.struct(DeltaType.field("x", DeltaType.INTEGER),
+          DeltaType.field("y", DeltaType.array(DeltaType.STRING, true)))),
+      DeltaType.field("arr", DeltaType.array(DeltaType.LONG, true)),
+      DeltaType.field("nested", DeltaType.array(DeltaType.array(DeltaType.INTEGER, true), true)),
+      DeltaType.field("m", DeltaType.map(DeltaType.STRING,
+          DeltaType.struct(DeltaType.field("v", DeltaType.DOUBLE)), true)));
+
+  /** Three rows of {@link #ALL_TYPES}: edge values, empty values, and all nulls but {@code id}. */
+  public static List<Map<String, Object>> allTypeRows() {
+    Map<String, Object> mapValue = new LinkedHashMap<>();
+    mapValue.put("k1", row("v", 1.5));
+    mapValue.put("k2", null);
+    return List.of(
+        row("id", 1L, "b", true, "i8", (byte) -128, "i16", (short) 32767, "i32", Integer.MIN_VALUE,
+            "f32", Float.NaN, "f64", Double.NEGATIVE_INFINITY, "s", "quote\" newline\n ünïcødé ✓",
+            "bin", new byte[] {0, 1, (byte) 0xFF}, "d", LocalDate.of(9999, 12, 31),
+            "ts", Instant.parse("1969-07-20T20:17:40.123456Z"),
+            "ntz", LocalDateTime.of(2024, 2, 29, 23, 59, 59, 999_999_000),
+            "dec5", new BigDecimal("-999.99"), "dec18", new BigDecimal("12345678901234.5678"),
+            "dec38", new BigDecimal("-12345678901234567890.123456789012345678"),
+            "st", row("x", 7, "y", Arrays.asList("a", null, "")), "arr", Arrays.asList(1L, null, 3L),
+            "nested", Arrays.asList(Arrays.asList(1, 2), null, List.of()), "m", mapValue),
+        row("id", 2L, "b", false, "i8", (byte) 0, "i16", (short) -1, "i32", 0, "f32", Float.POSITIVE_INFINITY,
+            "f64", -0.0, "s", "", "bin", new byte[0], "d", LocalDate.of(1900, 1, 1),
+            "ts", Instant.parse("2024-01-01T00:00:00Z"), "ntz", LocalDateTime.of(1970, 1, 1, 0, 0),
+            "dec5", new BigDecimal("0.01"), "dec18", new BigDecimal("0.0000"), "dec38", new BigDecimal("0E-18"),
+            "st", row("x", null, "y", List.of()), "arr", List.of(), "nested", List.of(), "m", Map.of()),
+        row("id", 3L));
+  }
+
+  /** A row map from alternating column names and values. */
+  public static Map<String, Object> row(Object... namesAndValues) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      m.put((String) namesAndValues[i], namesAndValues[i + 1]);
+    }
+    return m;
+  }
+}
