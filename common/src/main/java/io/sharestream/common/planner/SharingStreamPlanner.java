@@ -263,9 +263,12 @@ public final class SharingStreamPlanner implements StreamPlanner {
   private Window window(long start, long end) {
     FetchSpec spec = settings.readChangeFeed() ? FetchSpec.changes(start, end) : FetchSpec.query(start, end);
     synchronized (windows) {
-      Window cached = windows.get(spec);
-      if (cached != null) {
-        return cached;
+      // a stream moving through a listed window (small batches) reads on from it instead of listing again;
+      // versions past its end are listed by the next window
+      for (Window cached : windows.values()) {
+        if (!cached.snapshot && cached.start <= start && start <= cached.end) {
+          return cached;
+        }
       }
     }
     Window w = settings.readChangeFeed() ? changeFeedWindow(start, end) : dataChangeWindow(start, end);
@@ -505,6 +508,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
   private List<WorkUnit> refreshExpiring(List<WorkUnit> units) {
     long threshold = clock.millis() + settings.urlRefreshMargin().toMillis();
     Map<FetchSpec, Map<String, FileAction>> fresh = new HashMap<>();
+    Map<String, WorkUnit> refreshed = new HashMap<>();
     List<WorkUnit> out = new ArrayList<>(units.size());
     for (WorkUnit u : units) {
       Long exp = u.file().expirationTimestamp();
@@ -517,15 +521,27 @@ public final class SharingStreamPlanner implements StreamPlanner {
         throw Errors.protocol("refreshing URLs of " + u.fetch() + " of " + table, "file " + u.file().id()
             + " is no longer listed");
       }
-      out.add(u.withFile(f));
+      WorkUnit r = u.withFile(f);
+      refreshed.put(unitKey(r), r);
+      out.add(r);
     }
-    if (!fresh.isEmpty()) {
+    if (!refreshed.isEmpty()) {
       LOG.debug("Refreshed pre-signed URLs of {} before they expire", fresh.keySet());
-      synchronized (windows) {
-        windows.keySet().removeAll(fresh.keySet()); // re-list next time rather than hand out stale URLs
+      synchronized (windows) { // cached windows hand out the fresh URLs from now on
+        for (Window w : windows.values()) {
+          w.byVersion.replaceAll((v, list) -> {
+            List<WorkUnit> copy = new ArrayList<>(list);
+            copy.replaceAll(x -> refreshed.getOrDefault(unitKey(x), x));
+            return copy;
+          });
+        }
       }
     }
     return out;
+  }
+
+  private static String unitKey(WorkUnit u) {
+    return u.fetch() + "/" + FileLister.key(u.file());
   }
 
   @Override

@@ -161,6 +161,9 @@ class PlannerBehaviourTest {
           assertThat(ids(refreshed)).isEqualTo(ids(first));
           assertThat(f.server.requests().count(Endpoint.QUERY)).as("listing + one refresh of the same window")
               .isEqualTo(2);
+          assertThat(refreshed).allSatisfy(u -> assertThat(u.file().url())
+              .isNotEqualTo(first.stream().filter(x -> x.file().id().equals(u.file().id())).findFirst().get()
+                  .file().url()));
           List<RequestLog.Entry> queriesSeen = f.server.requests().entries(Endpoint.QUERY);
           assertThat(queriesSeen).hasSize(2);
         }
@@ -301,6 +304,23 @@ class PlannerBehaviourTest {
         assertThat(u.commitTimestamp()).isEqualTo(f.table.log().timestamp(7));
         assertThat(u.changeType(null)).isEqualTo(ChangeTypes.INSERT);
       });
+    }
+  }
+
+  @Test
+  void smallBatchesReadOnFromTheListedWindowInsteadOfListingAgain() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false);
+        SharingStreamPlanner p = f.planner(Map.of("startingVersion", "1", "skipChangeCommits", "true"))) {
+      Position pos = p.initialPosition();
+      f.server.requests().clear();
+      int batches = 0;
+      for (StreamPlanner.Plan plan = p.plan(pos, AdmissionLimits.files(1)); !plan.end().equals(pos);
+          plan = p.plan(pos, AdmissionLimits.files(1))) {
+        pos = plan.end();
+        batches++;
+      }
+      assertThat(batches).isGreaterThanOrEqualTo(4); // 5 files, one per batch
+      assertThat(f.server.requests().count(Endpoint.QUERY)).isEqualTo(1);
     }
   }
 }
