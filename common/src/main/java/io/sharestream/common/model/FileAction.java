@@ -12,7 +12,9 @@ import java.util.Objects;
  * Identity is the file {@code id} (stable across requests); the {@code url} is pre-signed, changes with every
  * request and expires. {@link #toString()} shows the URL without its query string.
  */
-public final class FileAction implements SharingAction {
+public final class FileAction implements SharingAction, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** The line kind. */
   public enum Kind {
     /** A snapshot file ({@code file} line). */

@@ -8,7 +8,9 @@ import java.util.Objects;
  * One file to read, in stream order: its place ({@code version}, {@code index}), its commit, how its rows are
  * labelled, and the request that listed it (for URL refreshes).
  */
-public final class WorkUnit {
+public final class WorkUnit implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** Where the rows' change type comes from. */
   public enum RowSource {
     /** Rows of a file a commit added (or of the snapshot): {@code insert}. */

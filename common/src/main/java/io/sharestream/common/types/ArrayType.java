@@ -4,6 +4,7 @@ import java.util.Objects;
 
 /** An array of {@code elementType}; {@code containsNull} says whether elements may be null. */
 public final class ArrayType implements DataType {
+  private static final long serialVersionUID = 1L;
   private final DataType elementType;
   private final boolean containsNull;
 

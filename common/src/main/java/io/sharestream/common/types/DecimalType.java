@@ -2,6 +2,7 @@ package io.sharestream.common.types;
 
 /** {@code decimal(precision, scale)}, precision 1..38. */
 public final class DecimalType implements DataType {
+  private static final long serialVersionUID = 1L;
   public static final int MAX_PRECISION = 38;
 
   private final int precision;

@@ -4,6 +4,7 @@ import java.util.Objects;
 
 /** A map from {@code keyType} (never null) to {@code valueType}. */
 public final class MapType implements DataType {
+  private static final long serialVersionUID = 1L;
   private final DataType keyType;
   private final DataType valueType;
   private final boolean valueContainsNull;

@@ -6,7 +6,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /** A named column of a struct, with nullability and field metadata (e.g. {@code comment}). */
-public final class StructField {
+public final class StructField implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private final String name;
   private final DataType type;
   private final boolean nullable;

@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 
 /** A struct: a table's schema or a nested column. Field names are unique (exactly, as Delta stores them). */
 public final class StructType implements DataType {
+  private static final long serialVersionUID = 1L;
   private final List<StructField> fields;
   private final Map<String, Integer> index = new HashMap<>();
 

@@ -323,4 +323,28 @@ class PlannerBehaviourTest {
       assertThat(f.server.requests().count(Endpoint.QUERY)).isEqualTo(1);
     }
   }
+
+  @Test
+  void workUnitsSurviveJavaSerializationForShippingToExecutors() throws Exception {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), true);
+        SharingStreamPlanner p = f.planner(Map.of("startingVersion", "1", "readChangeFeed", "true"))) {
+      for (WorkUnit u : p.plan(p.initialPosition(), AdmissionLimits.UNLIMITED).units()) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+          out.writeObject(u);
+        }
+        WorkUnit back;
+        try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+            new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+          back = (WorkUnit) in.readObject();
+        }
+        assertThat(back.endPosition()).isEqualTo(u.endPosition());
+        assertThat(back.file().url()).isEqualTo(u.file().url());
+        assertThat(back.file().partitionValues()).isEqualTo(u.file().partitionValues());
+        assertThat(back.schema()).isEqualTo(u.schema());
+        assertThat(back.fetch()).isEqualTo(u.fetch());
+        assertThat(back.source()).isEqualTo(u.source());
+      }
+    }
+  }
 }
