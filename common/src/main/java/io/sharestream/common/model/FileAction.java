@@ -14,6 +14,8 @@ import java.util.Objects;
  */
 public final class FileAction implements SharingAction, java.io.Serializable {
   private static final long serialVersionUID = 1L;
+  private static final com.fasterxml.jackson.databind.ObjectMapper STATS_READER =
+      new com.fasterxml.jackson.databind.ObjectMapper();
 
   /** The line kind. */
   public enum Kind {
@@ -115,7 +117,7 @@ public final class FileAction implements SharingAction, java.io.Serializable {
       return -1;
     }
     try {
-      return new com.fasterxml.jackson.databind.ObjectMapper().readTree(stats).path("numRecords").asLong(-1);
+      return STATS_READER.readTree(stats).path("numRecords").asLong(-1);
     } catch (java.io.IOException e) {
       return -1;
     }

@@ -66,7 +66,15 @@ public final class SharingStreamPlanner implements StreamPlanner {
       return size() > 4;
     }
   };
-  private final Map<Long, Boolean> deleteHintLogged = Collections.synchronizedMap(new LinkedHashMap<>());
+  private final Map<Long, Boolean> changeCommitsLogged = Collections.synchronizedMap(
+      new LinkedHashMap<Long, Boolean>(16, 0.75f, false) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+          return size() > 1000;
+        }
+      });
 
   /**
    * Connects the planner to {@code table}: reads its latest metadata at its latest version (which also proves the
@@ -407,8 +415,8 @@ public final class SharingStreamPlanner implements StreamPlanner {
       FetchSpec derived = FetchSpec.query(start, start);
       Listed d = list(derived);
       Window w = new Window(start, start, false);
-      w.byVersion.put(start, addsAndRemoves(start, d.files.getOrDefault(start, List.of()),
-          d.timestamps.getOrDefault(start, 0L), derived));
+      w.byVersion.put(start, units(start, d.files.getOrDefault(start, List.of()),
+          d.timestamps.getOrDefault(start, 0L), null, false, derived));
       return w;
     }
     Window w = new Window(start, end, false);
@@ -421,42 +429,29 @@ public final class SharingStreamPlanner implements StreamPlanner {
           cdc.add(f);
         }
       }
-      w.byVersion.put(v, cdc.isEmpty() ? addsAndRemoves(v, files, ts, spec)
+      w.byVersion.put(v, cdc.isEmpty() ? units(v, files, ts, null, false, spec)
           : units(v, cdc, ts, RowSource.CHANGE_DATA, false, spec));
     }
     return w;
   }
 
-  private List<WorkUnit> addsAndRemoves(long v, List<FileAction> files, long ts, FetchSpec spec) {
-    List<FileAction> sorted = new ArrayList<>(files);
-    sorted.sort(FILE_ORDER);
-    List<WorkUnit> out = new ArrayList<>();
-    for (FileAction f : sorted) {
-      RowSource source = f.kind() == FileAction.Kind.REMOVE ? RowSource.REMOVED : RowSource.ADDED;
-      out.add(new WorkUnit(startMetadata.id(), v, out.size(), f, ts, source, false, false, spec, schema));
-    }
-    return out;
-  }
-
+  /** A version's files sorted and numbered; {@code source} null labels each by its kind (remove: deletes). */
   private List<WorkUnit> units(long v, List<FileAction> files, long ts, RowSource source, boolean newImagesOnly,
       FetchSpec spec) {
     List<FileAction> sorted = new ArrayList<>(files);
     sorted.sort(FILE_ORDER);
     List<WorkUnit> out = new ArrayList<>();
     for (FileAction f : sorted) {
-      out.add(new WorkUnit(startMetadata.id(), v, out.size(), f, ts, source, newImagesOnly, false, spec, schema));
+      RowSource s = source != null ? source
+          : f.kind() == FileAction.Kind.REMOVE ? RowSource.REMOVED : RowSource.ADDED;
+      out.add(new WorkUnit(startMetadata.id(), v, out.size(), f, ts, s, newImagesOnly, false, spec, schema));
     }
     return out;
   }
 
   private void logOnce(long version, String message, Object... args) {
-    if (deleteHintLogged.put(version, Boolean.TRUE) == null) {
+    if (changeCommitsLogged.put(version, Boolean.TRUE) == null) {
       LOG.info(message, args);
-      synchronized (deleteHintLogged) {
-        while (deleteHintLogged.size() > 1000) {
-          deleteHintLogged.remove(deleteHintLogged.keySet().iterator().next());
-        }
-      }
     }
   }
 
