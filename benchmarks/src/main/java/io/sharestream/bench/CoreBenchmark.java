@@ -65,12 +65,39 @@ public final class CoreBenchmark {
       versions.append(rows(v * 10L, v * 10L + 10), 1);
     }
 
+    DeltaTableWriter small = DeltaTableWriter.create(dir.resolve("small"), schema).commit();
+    small.append(rows(0, 100));
+
     try (DeltaSharingServer server = DeltaSharingServer.builder()
+        .table("s", "b", "small", small.dir(), true)
         .table("s", "b", "many", many.dir(), true)
         .table("s", "b", "big", big.dir(), true)
         .table("s", "b", "versions", versions.dir(), true).start()) {
       DeltaSharingClient client = new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()),
           ClientSettings.DEFAULT);
+
+      TableRef manyRef = new TableRef("s", "b", "many");
+      TableRef smallRef = new TableRef("s", "b", "small");
+      double[] meta = latencies(200, () -> client.metadata(smallRef, null, null));
+      System.out.printf("latency, metadata request: p50 %.2f ms, p99 %.2f ms (200 sequential requests, 2-version "
+          + "table)%n", meta[0], meta[1]);
+      String url;
+      long size;
+      try (FileListing l = client.query(manyRef, QueryRequest.latest().maxFiles(1))) {
+        io.sharestream.common.model.FileAction f = (io.sharestream.common.model.FileAction) l.next();
+        url = f.url();
+        size = f.size();
+      }
+      HttpInputFile oneKb = new HttpInputFile(client, io.sharestream.common.client.SignedUrl.fixed(url), size, "f",
+          1024);
+      byte[] buf = new byte[1024];
+      double[] range = latencies(200, () -> {
+        try (org.apache.parquet.io.SeekableInputStream in = oneKb.newStream()) {
+          in.readFully(buf);
+        }
+      });
+      System.out.printf("latency, 1 KB range read of a data file: p50 %.2f ms, p99 %.2f ms (200 sequential reads)%n",
+          range[0], range[1]);
 
       double listing = best(() -> {
         long n = 0;
@@ -130,6 +157,25 @@ public final class CoreBenchmark {
       System.out.printf("planning: %,.0f files/s (101 versions of 10 files, one window of 100 versions + 1)%n",
           planned);
     }
+  }
+
+  interface Call {
+    void run() throws Exception;
+  }
+
+  /** p50 and p99 in milliseconds of {@code n} sequential calls, after {@code n / 10} warm-up calls. */
+  private static double[] latencies(int n, Call call) throws Exception {
+    for (int i = 0; i < n / 10; i++) {
+      call.run();
+    }
+    double[] ms = new double[n];
+    for (int i = 0; i < n; i++) {
+      long t0 = System.nanoTime();
+      call.run();
+      ms[i] = (System.nanoTime() - t0) / 1e6;
+    }
+    java.util.Arrays.sort(ms);
+    return new double[] {ms[n / 2], ms[(int) Math.ceil(n * 0.99) - 1]};
   }
 
   interface Work {

@@ -22,10 +22,12 @@ public final class TableMetadata implements SharingAction {
   private final List<String> partitionColumns;
   private final Map<String, String> configuration;
   private final Long version;
+  private final Long size;
+  private final Long numFiles;
   private volatile StructType schema;
 
   public TableMetadata(String id, String name, String description, String schemaString, List<String> partitionColumns,
-      Map<String, String> configuration, Long version) {
+      Map<String, String> configuration, Long version, Long size, Long numFiles) {
     this.id = Objects.requireNonNull(id, "id");
     this.name = name;
     this.description = description;
@@ -33,6 +35,8 @@ public final class TableMetadata implements SharingAction {
     this.partitionColumns = Collections.unmodifiableList(new ArrayList<>(partitionColumns));
     this.configuration = Collections.unmodifiableMap(new LinkedHashMap<>(configuration));
     this.version = version;
+    this.size = size;
+    this.numFiles = numFiles;
   }
 
   /** Parses the body of a {@code metaData} line (parquet response format). */
@@ -45,11 +49,15 @@ public final class TableMetadata implements SharingAction {
     Map<String, String> conf = new LinkedHashMap<>();
     n.path("configuration").fields().forEachRemaining(e -> conf.put(e.getKey(), e.getValue().asText()));
     return new TableMetadata(n.get("id").asText(), text(n, "name"), text(n, "description"),
-        n.get("schemaString").asText(), parts, conf, n.hasNonNull("version") ? n.get("version").asLong() : null);
+        n.get("schemaString").asText(), parts, conf, number(n, "version"), number(n, "size"), number(n, "numFiles"));
   }
 
   private static String text(JsonNode n, String field) {
     return n.hasNonNull(field) ? n.get(field).asText() : null;
+  }
+
+  private static Long number(JsonNode n, String field) {
+    return n.hasNonNull(field) && n.get(field).canConvertToLong() ? n.get(field).asLong() : null;
   }
 
   public String id() {
@@ -95,6 +103,16 @@ public final class TableMetadata implements SharingAction {
   /** The version this metadata belongs to, if the server said. */
   public Long version() {
     return version;
+  }
+
+  /** The table's size in bytes at this version, if the server said (the reference server does not). */
+  public Long size() {
+    return size;
+  }
+
+  /** The table's number of files at this version, if the server said (the reference server does not). */
+  public Long numFiles() {
+    return numFiles;
   }
 
   /** Same table description, ignoring the version it was reported at. */

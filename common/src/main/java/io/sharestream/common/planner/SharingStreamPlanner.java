@@ -19,6 +19,7 @@ import io.sharestream.common.types.StructField;
 import io.sharestream.common.types.StructType;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -115,17 +116,87 @@ public final class SharingStreamPlanner implements StreamPlanner {
       case VERSION:
         return Position.beforeVersion(id, start.version(), false);
       case TIMESTAMP:
-        try {
-          return Position.beforeVersion(id, client.tableVersionAt(table, start.timestamp()), false);
-        } catch (InvalidRequestException afterLastCommit) {
-          // no commit at or after the instant yet: like a start version beyond the latest, wait for the next one
-          LOG.info("No version of {} was committed at or after {} yet; the stream starts with the next commit ({})",
-              table, start.timestamp(), afterLastCommit.getMessage());
-          return Position.beforeVersion(id, refreshLatest() + 1, false);
-        }
+        return Position.beforeVersion(id, firstVersionAtOrAfter(start.timestamp()), false);
       case LATEST:
       default:
         return Position.beforeVersion(id, refreshLatest() + 1, false);
+    }
+  }
+
+  /**
+   * The first version committed at or after {@code t}, exact whatever the server's rounding. The version endpoint
+   * is asked first; its answer is then checked against the commit timestamps on startingVersion lines, because the
+   * reference server answers one version too late when {@code t} is exactly a commit's time (and fails when that
+   * commit is the latest), and answers 0 before the first commit a cleaned-up log still holds.
+   */
+  private long firstVersionAtOrAfter(Instant t) {
+    long latest = refreshLatest();
+    long answer;
+    try {
+      answer = client.tableVersionAt(table, t);
+    } catch (InvalidRequestException | VersionNotAvailableException afterOrAtLatest) {
+      Long ts = commitTimestamp(latest);
+      if (ts != null && ts >= t.toEpochMilli()) {
+        return latest;
+      }
+      // no commit at or after the instant yet: like a start version beyond the latest, wait for the next one
+      LOG.info("No version of {} was committed at or after {} yet; the stream starts with the next commit", table, t);
+      return latest + 1;
+    }
+    if (answer > 0) {
+      Long before = commitTimestamp(answer - 1);
+      if (before != null && before >= t.toEpochMilli()) {
+        LOG.debug("The server resolved {} to version {} of {}, but {} was committed at {}: starting there", t, answer,
+            table, answer - 1, Instant.ofEpochMilli(before));
+        return answer - 1;
+      }
+    }
+    return Math.max(answer, earliestServedVersion(answer, latest));
+  }
+
+  /**
+   * The commit timestamp of {@code version} as reported on its startingVersion lines; null when it has no data
+   * change lines (OPTIMIZE, metadata-only) or is no longer served.
+   */
+  private Long commitTimestamp(long version) {
+    Long[] ts = {null};
+    try {
+      lister.list(FetchSpec.query(version, version), m -> { }, a -> {
+        if (ts[0] == null && a instanceof FileAction) {
+          ts[0] = ((FileAction) a).timestamp();
+        }
+      });
+    } catch (InvalidRequestException | VersionNotAvailableException notServed) {
+      return null;
+    }
+    return ts[0];
+  }
+
+  /** The earliest version in [{@code from}, {@code latest}] the server still serves (a cleaned-up log starts late). */
+  private long earliestServedVersion(long from, long latest) {
+    long lo = from;
+    long hi = latest;
+    while (lo < hi) {
+      long mid = lo + (hi - lo) / 2;
+      if (served(mid)) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    if (lo > from) {
+      LOG.info("Versions of {} before {} are no longer served (its log was cleaned up): the stream starts at {}",
+          table, lo, lo);
+    }
+    return lo;
+  }
+
+  private boolean served(long version) {
+    try {
+      client.metadata(table, version, null);
+      return true;
+    } catch (InvalidRequestException | VersionNotAvailableException e) {
+      return false;
     }
   }
 
@@ -257,15 +328,28 @@ public final class SharingStreamPlanner implements StreamPlanner {
       }
     });
     files.sort(FILE_ORDER);
+    long ts = files.isEmpty() ? 0 : snapshotTimestamp(version, files.get(0));
     List<WorkUnit> units = new ArrayList<>();
     for (FileAction f : files) {
-      long ts = f.timestamp() == null ? 0 : f.timestamp();
       units.add(new WorkUnit(startMetadata.id(), version, units.size(), f, ts, RowSource.ADDED, false, true, spec,
           schema));
     }
     w.byVersion.put(version, units);
     cache(spec, w);
     return w;
+  }
+
+  /**
+   * The commit time snapshot rows carry: from the file lines when the server sends it; else (the reference server
+   * does not) the version's commit time from its startingVersion lines; else, for a version without data changes,
+   * the time the snapshot was taken.
+   */
+  private long snapshotTimestamp(long version, FileAction anyFile) {
+    if (anyFile.timestamp() != null) {
+      return anyFile.timestamp();
+    }
+    Long ts = commitTimestamp(version);
+    return ts != null ? ts : clock.millis();
   }
 
   private Window window(long start, long end) {

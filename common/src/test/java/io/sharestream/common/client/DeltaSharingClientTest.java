@@ -117,6 +117,18 @@ class DeltaSharingClientTest {
     assertThat(m.metadata().schema().field("id").nullable()).isFalse();
     assertThat(m.metadata().changeDataFeedEnabled()).isTrue();
     assertThat(client.metadata(T, 1L, null).version()).isEqualTo(1);
+    assertThat(m.metadata().size()).as("the reference server sends no size").isNull();
+    assertThat(m.metadata().numFiles()).isNull();
+  }
+
+  @Test
+  void metadataSizesAreReadWhenAServerSendsThem() {
+    try (DeltaSharingServer sizes = DeltaSharingServer.builder().metadataSizes(true)
+        .table("s", "sc", "t", table.dir(), true).start()) {
+      TableMetadata m = Kit.client(sizes, sleeper).metadata(T, null, null).metadata();
+      assertThat(m.numFiles()).isEqualTo(table.snapshot().files().size());
+      assertThat(m.size()).isEqualTo(table.snapshot().sizeInBytes());
+    }
   }
 
   @Test

@@ -214,7 +214,7 @@ public final class DeltaLog {
   }
 
   private static boolean contiguous(TreeSet<Long> commits, long from, long to) {
-    return commits.subSet(from, true, to, true).size() == to - from + 1;
+    return from > to || commits.subSet(from, true, to, true).size() == to - from + 1;
   }
 
   /** Absolute path of a file named by a log action's (URI-encoded, relative or absolute) path. */

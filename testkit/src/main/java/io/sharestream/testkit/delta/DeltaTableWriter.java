@@ -339,6 +339,56 @@ public final class DeltaTableWriter {
     return commit(actions, "SET TBLPROPERTIES", DeltaAction.JSON.createObjectNode());
   }
 
+  /**
+   * Writes a single-part Parquet checkpoint of the latest version ({@code NNN.checkpoint.parquet}: protocol,
+   * metadata and the live files, as Delta Lake writes it) and points {@code _last_checkpoint} at it. Returns the
+   * version checkpointed.
+   */
+  public long checkpoint() {
+    Snapshot s = snapshot();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    rows.add(Map.of("protocol", checkpointRow(s.protocol.toJson().get("protocol"))));
+    rows.add(Map.of("metaData", checkpointRow(s.metadata.toJson().get("metaData"))));
+    for (AddFile f : s.files()) {
+      AddFile live = new AddFile(f.path, f.partitionValues, f.size, f.modificationTime, false, f.stats);
+      rows.add(Map.of("add", checkpointRow(live.toJson().get("add"))));
+    }
+    Path file = log.logDir().resolve(String.format("%020d.checkpoint.parquet", s.version));
+    try {
+      ParquetRows.write(file, Checkpoints.SCHEMA, rows, timestamps, rowGroupBytes);
+      ObjectNode last = DeltaAction.JSON.createObjectNode().put("version", s.version).put("size", rows.size());
+      Files.write(log.logDir().resolve("_last_checkpoint"), (last + "\n").getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write checkpoint " + file, e);
+    }
+    return s.version;
+  }
+
+  /**
+   * Log cleanup as Delta Lake does it after a checkpoint: deletes the commits (and older checkpoints) before
+   * {@code version}, which must have a checkpoint, so the table's history starts there.
+   */
+  public void cleanUpLogBefore(long version) {
+    if (!log.checkpointVersions().contains(version)) {
+      throw new IllegalArgumentException("version " + version + " has no checkpoint; call checkpoint() first");
+    }
+    try {
+      for (long v : log.commitVersions().headSet(version)) {
+        Files.delete(log.commitFile(v));
+      }
+      for (long v : log.checkpointVersions().headSet(version)) {
+        Files.delete(log.logDir().resolve(String.format("%020d.checkpoint.parquet", v)));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A log action's JSON body as a checkpoint row value: objects as maps, arrays as lists. */
+  private static Object checkpointRow(com.fasterxml.jackson.databind.JsonNode n) {
+    return DeltaAction.JSON.convertValue(n, Object.class);
+  }
+
   /** Reads a live file's rows, partition columns filled in. */
   public List<Map<String, Object>> readRows(Snapshot s, AddFile f) {
     StructType schema = s.metadata.schema();

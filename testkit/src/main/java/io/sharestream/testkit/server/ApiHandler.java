@@ -9,8 +9,10 @@ import io.sharestream.testkit.delta.Snapshot;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -36,7 +38,9 @@ final class ApiHandler implements HttpHandler {
         exchange.getRequestHeaders().getFirst("User-Agent"), null));
     try {
       if (!server.authorized(exchange.getRequestHeaders().getFirst("Authorization"))) {
-        throw new ProtocolError(401, "UNAUTHENTICATED", "The bearer token is missing, invalid or expired.");
+        entry.status = 401;
+        sendUnauthorized(exchange);
+        return;
       }
       Faults.Rule fault = server.faults().claim(endpoint);
       if (fault != null && fault.kind == Faults.Kind.DELAY) {
@@ -179,11 +183,28 @@ final class ApiHandler implements HttpHandler {
     String ts = req.param("startingTimestamp");
     if (ts != null) {
       TableResponses.requireHistory(table);
-      version = TableResponses.firstVersionAtOrAfter(log, TableResponses.parseTimestamp(ts, "startingTimestamp"));
+      Instant t = TableResponses.parseTimestamp(ts, "startingTimestamp");
+      version = server.timestampResolution() == DeltaSharingServer.TimestampResolution.REFERENCE
+          ? referenceVersionAt(log, t)
+          : TableResponses.firstVersionAtOrAfter(log, t, ProtocolError.MALFORMED);
     }
     req.exchange.getResponseHeaders().set("Delta-Table-Version", Long.toString(version));
     req.exchange.sendResponseHeaders(200, -1);
     return 200;
+  }
+
+  /** The reference server's answer: (the version as of {@code t}) + 1; 0 before the first retained commit. */
+  private static long referenceVersionAt(DeltaLog log, Instant t) {
+    TreeMap<Long, Long> ts = log.timestamps();
+    if (t.toEpochMilli() < ts.firstEntry().getValue()) {
+      return 0;
+    }
+    long next = TableResponses.versionAsOf(log, t, ProtocolError.MALFORMED) + 1;
+    if (next > ts.lastKey()) {
+      throw ProtocolError.malformed("Cannot load table version " + next + " as it does not exist. Please use a "
+          + "timestamp less than the latest commit timestamp.");
+    }
+    return next;
   }
 
   private <T> int page(Request req, List<T> items, Function<T, ObjectNode> render) throws IOException {
@@ -225,7 +246,25 @@ final class ApiHandler implements HttpHandler {
     return status;
   }
 
+  /** The reference server's 401: a plain-text body, not the JSON error form. */
+  private static void sendUnauthorized(HttpExchange exchange) throws IOException {
+    byte[] bytes = "401 Unauthorized".getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+    boolean head = exchange.getRequestMethod().equalsIgnoreCase("HEAD");
+    exchange.sendResponseHeaders(401, head ? -1 : bytes.length);
+    if (!head) {
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(bytes);
+      }
+    }
+    exchange.close();
+  }
+
   private static void sendError(HttpExchange exchange, ProtocolError e) throws IOException {
+    if (exchange.getRequestMethod().equalsIgnoreCase("HEAD")) {
+      exchange.sendResponseHeaders(e.status, -1); // a HEAD answer has no body
+      return;
+    }
     ObjectNode body = Lines.JSON.createObjectNode().put("errorCode", e.errorCode).put("message", e.getMessage());
     sendJson(exchange, e.status, body);
   }
@@ -238,11 +277,12 @@ final class ApiHandler implements HttpHandler {
     }
   }
 
-  static Snapshot snapshot(DeltaLog log, long version) {
+  /** The snapshot at {@code version}; a version that cannot be loaded answers 400 with {@code errorCode}. */
+  static Snapshot snapshot(DeltaLog log, long version, String errorCode) {
     try {
       return log.snapshot(version);
     } catch (NoSuchElementException e) {
-      throw ProtocolError.invalid("Cannot load table version " + version + ": " + e.getMessage());
+      throw new ProtocolError(400, errorCode, "Cannot load table version " + version + ": " + e.getMessage());
     }
   }
 }

@@ -34,6 +34,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class DeltaSharingServer implements AutoCloseable {
   static final String PREFIX = "/delta-sharing";
 
+  static {
+    // The JDK server writes without TCP_NODELAY unless told so before its first HttpServer exists; a client's
+    // delayed ACK then costs ~40 ms per response. The property is read once, when the server classes load.
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+  }
+
+  /** How {@code GET .../version?startingTimestamp=T} resolves T. */
+  public enum TimestampResolution {
+    /** The protocol's rule: the first version committed at or after T (the earliest retained one if T precedes
+     *  them all). */
+    EXACT,
+    /** The reference server (v1.4.1, Delta Kernel): (the version as of T) + 1, so T exactly at a commit's time
+     *  answers the next version, T at the latest commit's time a 400, and T before the first retained commit of a
+     *  cleaned-up log 0. */
+    REFERENCE
+  }
+
   private final HttpServer http;
   private final ExecutorService executor;
   private final SharedTables tables;
@@ -43,12 +60,16 @@ public final class DeltaSharingServer implements AutoCloseable {
   private final OAuthHandler oauth;
   private final String bearerToken;
   private final Duration urlTtl;
+  private final boolean metadataSizes;
+  private final TimestampResolution timestampResolution;
   private final String baseUrl;
 
   private DeltaSharingServer(Builder b) throws IOException {
     this.tables = b.tables;
     this.bearerToken = b.bearerToken;
     this.urlTtl = b.urlTtl;
+    this.metadataSizes = b.metadataSizes;
+    this.timestampResolution = b.timestampResolution;
     this.http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 64);
     this.baseUrl = "http://127.0.0.1:" + http.getAddress().getPort();
     this.urls = new FileUrls(baseUrl);
@@ -75,6 +96,8 @@ public final class DeltaSharingServer implements AutoCloseable {
     private final SharedTables tables = new SharedTables();
     private String bearerToken = "token-" + UUID.randomUUID();
     private Duration urlTtl = Duration.ofHours(1);
+    private boolean metadataSizes;
+    private TimestampResolution timestampResolution = TimestampResolution.EXACT;
     private int port;
 
     /** Shares {@code share.schema.table} from the Delta table at {@code dir}. */
@@ -91,6 +114,19 @@ public final class DeltaSharingServer implements AutoCloseable {
     /** Lifetime of pre-signed URLs (default one hour, as the reference server). */
     public Builder urlTtl(Duration ttl) {
       this.urlTtl = ttl;
+      return this;
+    }
+
+    /** Whether metaData lines carry the table's {@code size} and {@code numFiles}: the reference server does not
+     *  (default off); other servers do. */
+    public Builder metadataSizes(boolean on) {
+      this.metadataSizes = on;
+      return this;
+    }
+
+    /** How {@code startingTimestamp} on the version endpoint resolves (default {@link TimestampResolution#EXACT}). */
+    public Builder timestampResolution(TimestampResolution resolution) {
+      this.timestampResolution = resolution;
       return this;
     }
 
@@ -178,6 +214,14 @@ public final class DeltaSharingServer implements AutoCloseable {
 
   Duration urlTtl() {
     return urlTtl;
+  }
+
+  boolean metadataSizes() {
+    return metadataSizes;
+  }
+
+  TimestampResolution timestampResolution() {
+    return timestampResolution;
   }
 
   FileUrls urls() {

@@ -48,8 +48,9 @@ final class Lines {
     return wrap("protocol", body);
   }
 
-  /** A metaData line; {@code version}, {@code size} and {@code numFiles} are added when not null. */
-  ObjectNode metadata(Metadata m, boolean historyShared, Long version, Long size, Long numFiles) {
+  /** A metaData line; {@code version} is added when not null, {@code size} and {@code numFiles} from
+   *  {@code sizes} ({size, numFiles}) when not null. */
+  ObjectNode metadata(Metadata m, boolean historyShared, Long version, long[] sizes) {
     ObjectNode body = JSON.createObjectNode();
     if (delta) {
       body.set("deltaMetadata", m.toJson().get("metaData"));
@@ -72,11 +73,9 @@ final class Lines {
     if (version != null) {
       body.put("version", version);
     }
-    if (size != null) {
-      body.put("size", size);
-    }
-    if (numFiles != null) {
-      body.put("numFiles", numFiles);
+    if (sizes != null) {
+      body.put("size", sizes[0]);
+      body.put("numFiles", sizes[1]);
     }
     return wrap("metaData", body);
   }

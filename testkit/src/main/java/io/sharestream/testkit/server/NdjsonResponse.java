@@ -37,7 +37,7 @@ final class NdjsonResponse {
     exchange.getResponseHeaders().set("Content-Type", "application/x-ndjson; charset=utf-8");
     exchange.getResponseHeaders().set("Delta-Table-Version", Long.toString(tableVersion));
     exchange.getResponseHeaders().set("delta-sharing-capabilities",
-        "responseformat=" + responseFormat + (endStreamAction ? ";includeendstreamaction=true" : ""));
+        (endStreamAction ? "includeendstreamaction=true;" : "") + "responseformat=" + responseFormat);
     exchange.sendResponseHeaders(200, 0);
     out = new BufferedOutputStream(exchange.getResponseBody(), 16 * 1024);
   }

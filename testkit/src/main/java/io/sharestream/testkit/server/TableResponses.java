@@ -51,15 +51,15 @@ final class TableResponses {
       requireHistory(table);
     }
     long v = version != null ? version
-        : ts != null ? versionAsOf(log, parseTimestamp(ts, "timestamp")) : log.latestVersion();
+        : ts != null ? versionAsOf(log, parseTimestamp(ts, "timestamp"), ProtocolError.MALFORMED)
+        : log.latestVersion();
     checkSnapshotVersion(log, v);
-    Snapshot s = ApiHandler.snapshot(log, v);
+    Snapshot s = ApiHandler.snapshot(log, v, ProtocolError.MALFORMED);
     Lines lines = format(req, table, s.protocol, fault);
     NdjsonResponse out = new NdjsonResponse(req.exchange, fault);
     out.start(v, lines.format(), false);
     out.line(lines.protocol(s.protocol));
-    out.line(lines.metadata(s.metadata, table.historyShared, version != null || ts != null ? v : null,
-        s.sizeInBytes(), (long) s.files().size()));
+    out.line(lines.metadata(s.metadata, table.historyShared, null, sizes(s)));
     out.finish(Lines.JSON.createObjectNode());
     return 200;
   }
@@ -70,29 +70,32 @@ final class TableResponses {
     JsonNode body;
     try {
       byte[] raw = req.body();
-      body = raw.length == 0 ? Lines.JSON.createObjectNode() : Lines.JSON.readTree(raw);
+      if (raw.length == 0) {
+        throw ProtocolError.malformed("The request body is empty; send a JSON object such as {}.");
+      }
+      body = Lines.JSON.readTree(raw);
     } catch (IOException e) {
       throw ProtocolError.malformed("The request body is not valid JSON.");
     }
     if (body == null || !body.isObject()) {
       throw ProtocolError.malformed("The request body must be a JSON object.");
     }
-    Long version = optLong(body, "version");
+    Long version = optLong(body, "version", ProtocolError.MALFORMED);
     String timestamp = body.hasNonNull("timestamp") ? body.get("timestamp").asText() : null;
-    Long startingVersion = optLong(body, "startingVersion");
-    Long endingVersion = optLong(body, "endingVersion");
-    Long maxFiles = optLong(body, "maxFiles");
+    Long startingVersion = optLong(body, "startingVersion", ProtocolError.INVALID);
+    // without startingVersion the reference server ignores endingVersion (a plain snapshot)
+    Long endingVersion = startingVersion == null ? null : optLong(body, "endingVersion", ProtocolError.INVALID);
+    Long maxFiles = optLong(body, "maxFiles", ProtocolError.INVALID);
     String pageToken = body.hasNonNull("pageToken") ? body.get("pageToken").asText() : null;
     boolean includeRefreshToken = body.path("includeRefreshToken").asBoolean(false);
     String refreshToken = body.hasNonNull("refreshToken") ? body.get("refreshToken").asText() : null;
-    Long limitHint = optLong(body, "limitHint");
+    Long limitHint = optLong(body, "limitHint", ProtocolError.INVALID);
+    String jsonPredicateHints = body.hasNonNull("jsonPredicateHints") ? body.get("jsonPredicateHints").asText()
+        : null;
 
     int given = (version != null ? 1 : 0) + (timestamp != null ? 1 : 0) + (startingVersion != null ? 1 : 0);
     if (given > 1) {
       throw ProtocolError.invalid("Please only provide one of: version, timestamp, startingVersion");
-    }
-    if (endingVersion != null && startingVersion == null) {
-      throw ProtocolError.invalid("endingVersion can only be used together with startingVersion");
     }
     if (maxFiles != null && maxFiles <= 0) {
       throw ProtocolError.invalid("maxFiles must be positive: " + maxFiles);
@@ -124,7 +127,7 @@ final class TableResponses {
     } else if (version != null) {
       v = version;
     } else if (timestamp != null) {
-      v = versionAsOf(log, parseTimestamp(timestamp, "timestamp"));
+      v = versionAsOf(log, parseTimestamp(timestamp, "timestamp"), ProtocolError.MALFORMED);
     } else {
       v = latest;
     }
@@ -132,26 +135,34 @@ final class TableResponses {
     boolean versioned = version != null || timestamp != null;
     return snapshot(req, table, log, fault, v, versioned, maxFiles, page, queryKey, endMarker,
         includeRefreshToken ? Tokens.refresh(v, System.currentTimeMillis() + Duration.ofHours(1).toMillis()) : null,
-        limitHint);
+        limitHint, jsonPredicateHints);
   }
 
+  /**
+   * A snapshot's file lines: filtered by the predicate hints, cut by {@code limitHint}, paged by {@code maxFiles}.
+   * The reference server's lines: metaData without {@code version}; files of a snapshot at a version with
+   * {@code version} but without {@code timestamp}.
+   */
   private int snapshot(Request req, SharedTable table, DeltaLog log, Faults.Rule fault, long v, boolean versioned,
-      Long maxFiles, Tokens.Page page, String queryKey, boolean endMarker, String refreshToken, Long limitHint)
-      throws IOException {
-    Snapshot s = ApiHandler.snapshot(log, v);
+      Long maxFiles, Tokens.Page page, String queryKey, boolean endMarker, String refreshToken, Long limitHint,
+      String jsonPredicateHints) throws IOException {
+    Snapshot s = ApiHandler.snapshot(log, v, ProtocolError.MALFORMED);
     Lines lines = format(req, table, s.protocol, fault);
     SignedFiles signer = new SignedFiles(table);
+    PredicateHints hints = PredicateHints.parse(jsonPredicateHints, s.metadata);
     NdjsonResponse out = new NdjsonResponse(req.exchange, fault);
     out.start(v, lines.format(), endMarker);
     out.line(lines.protocol(s.protocol));
-    out.line(lines.metadata(s.metadata, table.historyShared, versioned ? v : null, s.sizeInBytes(),
-        (long) s.files().size()));
+    out.line(lines.metadata(s.metadata, table.historyShared, null, sizes(s)));
     long index = 0;
     long start = page == null ? 0 : page.positionIndex;
     long emitted = 0;
     long records = 0;
     String next = null;
     for (AddFile f : s.files()) {
+      if (!hints.mayMatch(f)) {
+        continue;
+      }
       if (index++ < start) {
         continue;
       }
@@ -162,8 +173,7 @@ final class TableResponses {
       if (limitHint != null && records >= limitHint) {
         break;
       }
-      out.line(lines.file(Lines.Kind.FILE, f, signer.url(f.path), signer.expiration,
-          versioned ? v : null, versioned ? s.timestamp : null));
+      out.line(lines.file(Lines.Kind.FILE, f, signer.url(f.path), signer.expiration, versioned ? v : null, null));
       emitted++;
       records += numRecords(f);
     }
@@ -185,13 +195,13 @@ final class TableResponses {
   private int changesSince(Request req, SharedTable table, DeltaLog log, Faults.Rule fault, long startingVersion,
       Long endingVersion, Long maxFiles, Tokens.Page page, String queryKey, boolean endMarker) throws IOException {
     long latest = page != null ? page.version : log.latestVersion();
-    long end = checkRange(log, startingVersion, endingVersion, latest, "reading change data");
-    Snapshot start = ApiHandler.snapshot(log, startingVersion);
+    long end = checkRange(log, startingVersion, endingVersion, latest, "reading change data", false);
+    Snapshot start = ApiHandler.snapshot(log, startingVersion, ProtocolError.INVALID);
     Lines lines = format(req, table, start.protocol, fault);
     VersionStream stream = new VersionStream(req, table, log, fault, lines, maxFiles, page, queryKey, latest);
     stream.out.start(startingVersion, lines.format(), endMarker);
     stream.out.line(lines.protocol(start.protocol));
-    stream.out.line(lines.metadata(start.metadata, table.historyShared, startingVersion, null, null));
+    stream.out.line(lines.metadata(start.metadata, table.historyShared, startingVersion, null));
     stream.run(startingVersion, end, false, true);
     return 200;
   }
@@ -232,20 +242,22 @@ final class TableResponses {
     String queryKey = queryKey(table, keyParams);
     Tokens.Page page = pageToken == null || pageToken.isEmpty() ? null : Tokens.readPage(pageToken, queryKey);
     long latest = page != null ? page.version : log.latestVersion();
-    long start = sv != null ? sv : firstVersionAtOrAfter(log, parseTimestamp(sts, "startingTimestamp"));
-    Long endV = ev != null ? ev : ets != null ? versionAsOf(log, parseTimestamp(ets, "endingTimestamp")) : null;
-    long end = checkRange(log, start, endV, latest, "reading change data");
+    long start = sv != null ? sv : changesStart(log, parseTimestamp(sts, "startingTimestamp"));
+    Long endV = ev != null ? ev
+        : ets != null ? versionAsOf(log, parseTimestamp(ets, "endingTimestamp"), ProtocolError.INVALID) : null;
+    long end = checkRange(log, start, endV, latest, "reading change data", true);
     boolean historical = Boolean.parseBoolean(req.param("includeHistoricalMetadata"));
 
-    Snapshot first = ApiHandler.snapshot(log, start);
+    Snapshot first = ApiHandler.snapshot(log, start, ProtocolError.INVALID);
     checkChangeDataRecorded(log, first.metadata, start, end);
-    Metadata head = historical ? first.metadata : ApiHandler.snapshot(log, latest).metadata;
+    // without historical metadata, the one metaData line is the latest one, with the latest version
+    Metadata head = historical ? first.metadata : ApiHandler.snapshot(log, latest, ProtocolError.INVALID).metadata;
     Lines lines = format(req, table, first.protocol, fault);
     VersionStream stream = new VersionStream(req, table, log, fault, lines, maxFiles, page, queryKey, latest);
     boolean endMarker = maxFiles != null || page != null || req.capability("includeendstreamaction", "true");
     stream.out.start(start, lines.format(), endMarker);
     stream.out.line(lines.protocol(first.protocol));
-    stream.out.line(lines.metadata(head, table.historyShared, start, null, null));
+    stream.out.line(lines.metadata(head, table.historyShared, historical ? start : latest, null));
     stream.run(start, end, true, historical);
     return 200;
   }
@@ -315,7 +327,7 @@ final class TableResponses {
           try {
             if (a instanceof Metadata) {
               if (historicalMetadata && version > from && skip == 0) {
-                out.line(lines.metadata((Metadata) a, table.historyShared, version, null, null));
+                out.line(lines.metadata((Metadata) a, table.historyShared, version, null));
               }
               return true;
             }
@@ -423,25 +435,34 @@ final class TableResponses {
     return new Lines(acceptsDelta && !acceptsParquet);
   }
 
+  /** A snapshot's version must exist: the reference answers 400 {@code MALFORMED_REQUEST} otherwise. */
   private static void checkSnapshotVersion(DeltaLog log, long v) {
     long latest = log.latestVersion();
     if (v > latest) {
-      throw ProtocolError.invalid("Cannot load table version " + v + " as the latest version is " + latest + ".");
+      throw ProtocolError.malformed("Cannot load table version " + v + " as the latest version is " + latest + ".");
     }
     long earliest = log.earliestVersion();
     if (v < earliest) {
-      throw ProtocolError.invalid("Cannot load table version " + v + ": it is before the earliest available "
+      throw ProtocolError.malformed("Cannot load table version " + v + ": it is before the earliest available "
           + "version " + earliest + ".");
     }
   }
 
-  /** Validates {@code [start, end]} (end defaults to latest) and returns end. */
-  private static long checkRange(DeltaLog log, long start, Long end, long latest, String what) {
+  /** The metaData line's {@code size} and {@code numFiles}, when the server is set to send them. */
+  private long[] sizes(Snapshot s) {
+    return server.metadataSizes() ? new long[] {s.sizeInBytes(), s.files().size()} : null;
+  }
+
+  /**
+   * Validates {@code [start, end]} (end defaults to latest) and returns end; an end beyond the latest is clamped to
+   * it when {@code clampEnd} (the changes endpoint) and refused otherwise (query with startingVersion).
+   */
+  private static long checkRange(DeltaLog log, long start, Long end, long latest, String what, boolean clampEnd) {
     if (start > latest) {
       throw ProtocolError.invalid("Provided Start version(" + start + ") for " + what + " is invalid. Start "
           + "version cannot be greater than the latest version of the table(" + latest + ").");
     }
-    long e = end == null ? latest : end;
+    long e = end == null || (clampEnd && end > latest) ? latest : end;
     if (e > latest) {
       throw ProtocolError.invalid("Provided End version(" + e + ") for " + what + " is invalid. End version "
           + "cannot be greater than the latest version of the table(" + latest + ").");
@@ -471,19 +492,22 @@ final class TableResponses {
     }
   }
 
-  /** The latest version committed at or before {@code t} (time travel by timestamp). */
-  static long versionAsOf(DeltaLog log, Instant t) {
+  /**
+   * The latest version committed at or before {@code t} (time travel by timestamp); a {@code t} before the first or
+   * after the last commit answers 400 with {@code errorCode}.
+   */
+  static long versionAsOf(DeltaLog log, Instant t, String errorCode) {
     TreeMap<Long, Long> ts = log.timestamps();
     long ms = t.toEpochMilli();
     Map.Entry<Long, Long> firstEntry = ts.firstEntry();
     if (ms < firstEntry.getValue()) {
-      throw ProtocolError.invalid("The provided timestamp (" + t + ") is before the earliest version available "
-          + "to this table (" + firstEntry.getKey() + " at " + Instant.ofEpochMilli(firstEntry.getValue()) + ").");
+      throw new ProtocolError(400, errorCode, beforeEarliest(t, firstEntry));
     }
     Map.Entry<Long, Long> lastEntry = ts.lastEntry();
     if (ms > lastEntry.getValue()) {
-      throw ProtocolError.invalid("The provided timestamp (" + t + ") is after the latest version available to "
-          + "this table (" + lastEntry.getKey() + " at " + Instant.ofEpochMilli(lastEntry.getValue()) + ").");
+      throw new ProtocolError(400, errorCode, "The provided timestamp (" + t + ") is after the latest version "
+          + "available to this table (" + lastEntry.getKey() + " at " + Instant.ofEpochMilli(lastEntry.getValue())
+          + ").");
     }
     long found = firstEntry.getKey();
     for (Map.Entry<Long, Long> e : ts.entrySet()) {
@@ -494,8 +518,26 @@ final class TableResponses {
     return found;
   }
 
-  /** The first version committed at or after {@code t}; the earliest one when {@code t} precedes them all. */
-  static long firstVersionAtOrAfter(DeltaLog log, Instant t) {
+  private static String beforeEarliest(Instant t, Map.Entry<Long, Long> first) {
+    Instant at = Instant.ofEpochMilli(first.getValue());
+    return "The provided timestamp (" + t + ") is before the earliest version available to this table (" + at
+        + "). Please use a timestamp greater than or equal to " + at + ".";
+  }
+
+  /** The start of a changes range by timestamp: the first version at or after {@code t}, none before the first. */
+  private static long changesStart(DeltaLog log, Instant t) {
+    Map.Entry<Long, Long> first = log.timestamps().firstEntry();
+    if (t.toEpochMilli() < first.getValue()) {
+      throw ProtocolError.invalid(beforeEarliest(t, first));
+    }
+    return firstVersionAtOrAfter(log, t, ProtocolError.INVALID);
+  }
+
+  /**
+   * The first version committed at or after {@code t}; the earliest one when {@code t} precedes them all; a
+   * {@code t} after the last commit answers 400 with {@code errorCode}.
+   */
+  static long firstVersionAtOrAfter(DeltaLog log, Instant t, String errorCode) {
     TreeMap<Long, Long> ts = log.timestamps();
     long ms = t.toEpochMilli();
     for (Iterator<Map.Entry<Long, Long>> it = ts.entrySet().iterator(); it.hasNext(); ) {
@@ -504,26 +546,27 @@ final class TableResponses {
         return e.getKey();
       }
     }
-    throw ProtocolError.invalid("The provided timestamp (" + t + ") is after the latest commit timestamp ("
+    throw new ProtocolError(400, errorCode, "The provided timestamp (" + t + ") is after the latest commit timestamp ("
         + Instant.ofEpochMilli(ts.lastEntry().getValue()) + ") of version " + ts.lastKey() + ".");
   }
 
-  private static Long optLong(JsonNode body, String field) {
+  /** A non-negative integer field of the query body; anything else answers 400 with {@code errorCode}. */
+  private static Long optLong(JsonNode body, String field, String errorCode) {
     JsonNode n = body.get(field);
     if (n == null || n.isNull()) {
       return null;
     }
     if (!n.canConvertToLong() && !n.isTextual()) {
-      throw ProtocolError.invalid("invalid " + field + ": " + n);
+      throw new ProtocolError(400, errorCode, "invalid " + field + ": " + n);
     }
     long v;
     try {
       v = n.isTextual() ? Long.parseLong(n.asText()) : n.asLong();
     } catch (NumberFormatException e) {
-      throw ProtocolError.invalid("invalid " + field + ": " + n);
+      throw new ProtocolError(400, errorCode, "invalid " + field + ": " + n);
     }
     if (v < 0) {
-      throw ProtocolError.invalid(field + " cannot be negative: " + v);
+      throw new ProtocolError(400, errorCode, field + " cannot be negative: " + v);
     }
     return v;
   }

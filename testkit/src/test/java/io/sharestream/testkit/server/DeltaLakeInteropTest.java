@@ -119,6 +119,24 @@ class DeltaLakeInteropTest {
   }
 
   @Test
+  void deltaLakeReadsAKitTableWhoseLogWasCleanedUpToTheKitsCheckpoint() {
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("kit-checkpointed"), Fixtures.EVENTS)
+        .partitionedBy("day").commit();
+    for (int v = 1; v <= 4; v++) {
+      w.append(Fixtures.events(v * 10, v * 10 + 10), 4);
+    }
+    w.deleteWhere(r -> (Long) r.get("id") % 10 == 0); // 5
+    long checkpointed = w.checkpoint();
+    w.append(Fixtures.events(100, 103)); // 6
+    w.cleanUpLogBefore(checkpointed);
+
+    String path = w.dir().toString();
+    assertThat(spark.read().format("delta").load(path).count()).isEqualTo(36 + 3);
+    assertThat(spark.read().format("delta").option("versionAsOf", checkpointed).load(path).count()).isEqualTo(36);
+    assertThat(DeltaTable.forPath(spark, path).history().count()).isEqualTo(2);
+  }
+
+  @Test
   void deltaLakeReadsTablesTheKitWrites() {
     DeltaType.StructType schema = DeltaType.struct(
         DeltaType.field("id", DeltaType.LONG, false),

@@ -61,7 +61,7 @@ class VersionAndMetadataEndpointTest {
     Http.Response after = http.get("/shares/s/schemas/sc/tables/t/version?startingTimestamp="
         + Instant.ofEpochMilli(table.log().timestamp(3) + 1000));
     assertThat(after.status).isEqualTo(400);
-    assertThat(after.errorCode()).isEqualTo("INVALID_PARAMETER_VALUE");
+    assertThat(after.errorCode()).isEqualTo("MALFORMED_REQUEST");
     Http.Response bad = http.get("/shares/s/schemas/sc/tables/t/version?startingTimestamp=yesterday");
     assertThat(bad.status).isEqualTo(400);
     assertThat(bad.message()).contains("startingTimestamp");
@@ -85,7 +85,8 @@ class VersionAndMetadataEndpointTest {
     assertThat(meta.path("id").asText()).isEqualTo(table.tableId());
     assertThat(meta.path("schemaString").asText()).contains("score");
     assertThat(meta.path("configuration").path("enableChangeDataFeed").asText()).isEqualTo("true");
-    assertThat(meta.path("numFiles").asLong()).isEqualTo(2);
+    assertThat(meta.has("numFiles")).as("the reference server sends no size/numFiles").isFalse();
+    assertThat(meta.has("size")).isFalse();
   }
 
   @Test
@@ -95,7 +96,7 @@ class VersionAndMetadataEndpointTest {
     assertThat(v1.header("Delta-Table-Version")).isEqualTo("1");
     JsonNode meta = v1.lines("metaData").get(0);
     assertThat(meta.path("schemaString").asText()).doesNotContain("score");
-    assertThat(meta.path("version").asLong()).isEqualTo(1);
+    assertThat(meta.has("version")).as("the reference server sends no version here").isFalse();
     Http.Response ts = http.get("/shares/s/schemas/sc/tables/t/metadata?timestamp="
         + Instant.ofEpochMilli(table.log().timestamp(2)));
     assertThat(ts.lines("metaData").get(0).path("schemaString").asText()).contains("score");
