@@ -5,6 +5,8 @@ import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.client.FileListing;
 import io.sharestream.common.client.HttpInputFile;
 import io.sharestream.common.client.QueryRequest;
+import io.sharestream.common.parquet.ParquetRowReader;
+import io.sharestream.common.parquet.ReadSettings;
 import io.sharestream.common.planner.AdmissionLimits;
 import io.sharestream.common.planner.SharingStreamPlanner;
 import io.sharestream.common.planner.StreamOptions;
@@ -13,6 +15,7 @@ import io.sharestream.common.planner.UnitReader;
 import io.sharestream.common.planner.WorkUnit;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.TableRef;
+import io.sharestream.common.types.StructType;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
 import io.sharestream.testkit.server.DeltaSharingServer;
@@ -22,11 +25,13 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Throughput of the core's hot paths against the embedded server on loopback, printed as figures:
@@ -81,19 +86,17 @@ public final class CoreBenchmark {
       double[] meta = latencies(200, () -> client.metadata(smallRef, null, null));
       System.out.printf("latency, metadata request: p50 %.2f ms, p99 %.2f ms (200 sequential requests, 2-version "
           + "table)%n", meta[0], meta[1]);
-      String url;
-      long size;
-      try (FileListing l = client.query(manyRef, QueryRequest.latest().maxFiles(1))) {
-        io.sharestream.common.model.FileAction f = (io.sharestream.common.model.FileAction) l.next();
-        url = f.url();
-        size = f.size();
+      io.sharestream.common.model.FileAction bigFile;
+      try (FileListing l = client.query(new TableRef("s", "b", "big"), QueryRequest.latest().maxFiles(1))) {
+        bigFile = (io.sharestream.common.model.FileAction) l.next();
       }
-      HttpInputFile oneKb = new HttpInputFile(client, io.sharestream.common.client.SignedUrl.fixed(url), size, "f",
-          1024);
       byte[] buf = new byte[1024];
       double[] range = latencies(200, () -> {
-        try (org.apache.parquet.io.SeekableInputStream in = oneKb.newStream()) {
-          in.readFully(buf);
+        HttpInputFile in = new HttpInputFile(client, io.sharestream.common.client.SignedUrl.fixed(bigFile.url()),
+            bigFile.size(), "f");
+        try (org.apache.parquet.io.SeekableInputStream s = in.newStream()) {
+          s.seek(4);
+          s.readFully(buf);
         }
       });
       System.out.printf("latency, 1 KB range read of a data file: p50 %.2f ms, p99 %.2f ms (200 sequential reads)%n",
@@ -127,21 +130,31 @@ public final class CoreBenchmark {
       try (SharingStreamPlanner planner = new SharingStreamPlanner(client, bigRef,
           StreamOptions.parse(Map.of("startingVersion", "1")), Duration.ZERO, Clock.systemUTC())) {
         List<WorkUnit> units = planner.plan(planner.initialPosition(), AdmissionLimits.UNLIMITED).units();
-        double rowsPerSecond = best(() -> {
-          long n = 0;
-          for (WorkUnit u : units) {
-            try (UnitReader r = UnitReader.open(client, u, planner.signedUrl(u), planner.schema(), List.of(),
-                ZoneOffset.UTC, 0, HttpInputFile.DEFAULT_READ_AHEAD)) {
-              while (r.hasNext()) {
-                r.next();
-                n++;
-              }
-            }
+        StructType all = planner.schema();
+        StructType two = new StructType(List.of(all.field("id"), all.field("score")));
+        for (StructType columns : List.of(all, two)) {
+          double local = best(() -> readLocal(big, columns));
+          System.out.printf("reading, ceiling: %,.0f rows/s of %d columns from local disk (the same 10 files, same "
+              + "row reader)%n", local, columns.size());
+          Reads r = new Reads();
+          double rowsPerSecond = best(() -> r.read(client, planner, units, columns, null));
+          System.out.printf("reading over HTTP, %d of 5 columns: %,.0f rows/s (%.2f of local), %.1f MB/s of Parquet, "
+              + "%.1f requests per file, %.1f bytes per row%n", columns.size(), rowsPerSecond, rowsPerSecond / local,
+              rowsPerSecond * r.bytesPerRow() / 1e6, r.requestsPerFile(), r.bytesPerRow());
+        }
+        server.faults().storageLatency(Duration.ofMillis(20));
+        ExecutorService prefetch = Executors.newFixedThreadPool(4);
+        try {
+          for (ExecutorService footers : Arrays.asList(null, prefetch)) {
+            Reads r = new Reads();
+            double rowsPerSecond = best(() -> r.read(client, planner, units, all, footers));
+            System.out.printf("reading with 20 ms per storage request%s: %,.0f rows/s, %.1f requests per file%n",
+                footers == null ? "" : ", next 4 footers prefetched", rowsPerSecond, r.requestsPerFile());
           }
-          return n;
-        });
-        System.out.printf("reading: %,.0f rows/s, %.1f MB/s of Parquet (1,000,000 rows of 5 columns in 10 files, "
-            + "%.1f MB)%n", rowsPerSecond, rowsPerSecond * bigBytes / 1_000_000.0 / 1e6, bigBytes / 1e6);
+        } finally {
+          prefetch.shutdownNow();
+          server.faults().storageLatency(Duration.ZERO);
+        }
       }
 
       TableRef versionsRef = new TableRef("s", "b", "versions");
@@ -157,6 +170,67 @@ public final class CoreBenchmark {
       System.out.printf("planning: %,.0f files/s (101 versions of 10 files, one window of 100 versions + 1)%n",
           planned);
     }
+  }
+
+  /** Reads units through the core's reader, counting storage requests and bytes. */
+  private static final class Reads {
+    long files;
+    long rows;
+    long requests;
+    long bytes;
+
+    long read(DeltaSharingClient client, SharingStreamPlanner planner, List<WorkUnit> units, StructType schema,
+        ExecutorService footers) {
+      files = 0;
+      rows = 0;
+      requests = 0;
+      bytes = 0;
+      List<HttpInputFile> inputs = new ArrayList<>();
+      for (WorkUnit u : units) {
+        inputs.add(UnitReader.input(client, u, planner.signedUrl(u)));
+      }
+      for (int i = 0; i < units.size(); i++) {
+        for (int ahead = i; footers != null && ahead < Math.min(units.size(), i + 5); ahead++) {
+          inputs.get(ahead).prefetchFooter(footers);
+        }
+        try (UnitReader r = UnitReader.open(inputs.get(i), units.get(i), schema, List.of(), ReadSettings.DEFAULT,
+            0)) {
+          while (r.hasNext()) {
+            r.next();
+            rows++;
+          }
+        }
+        files++;
+        requests += inputs.get(i).requests();
+        bytes += inputs.get(i).bytesRead();
+      }
+      return rows;
+    }
+
+    double requestsPerFile() {
+      return (double) requests / files;
+    }
+
+    double bytesPerRow() {
+      return (double) bytes / rows;
+    }
+  }
+
+  /** Rows of every file of {@code table} read from local disk: the ceiling of reading over HTTP. */
+  private static long readLocal(DeltaTableWriter table, StructType schema) throws Exception {
+    long n = 0;
+    for (io.sharestream.testkit.delta.DeltaAction.AddFile f : table.snapshot().files()) {
+      Path file = table.log().resolve(f.path);
+      try (ParquetRowReader r = ParquetRowReader.open(org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(
+          new org.apache.hadoop.fs.Path(file.toUri()), new org.apache.hadoop.conf.Configuration()), "f", schema,
+          List.of(), Map.of(), ReadSettings.DEFAULT, 0)) {
+        while (r.hasNext()) {
+          r.next();
+          n++;
+        }
+      }
+    }
+    return n;
   }
 
   interface Call {

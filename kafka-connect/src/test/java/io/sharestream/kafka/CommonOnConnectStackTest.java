@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.DeltaSharingClient;
-import io.sharestream.common.client.HttpInputFile;
+import io.sharestream.common.parquet.ReadSettings;
 import io.sharestream.common.planner.AdmissionLimits;
 import io.sharestream.common.planner.ChangeRow;
 import io.sharestream.common.planner.SharingStreamPlanner;
@@ -23,7 +23,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,7 +74,7 @@ class CommonOnConnectStackTest {
         List<String> seen = new ArrayList<>();
         for (WorkUnit u : planner.plan(planner.initialPosition(), AdmissionLimits.UNLIMITED).units()) {
           try (UnitReader r = UnitReader.open(client, u, planner.signedUrl(u), planner.schema(),
-              planner.metadata().partitionColumns(), ZoneOffset.UTC, 0, HttpInputFile.DEFAULT_READ_AHEAD)) {
+              planner.metadata().partitionColumns(), ReadSettings.DEFAULT, 0)) {
             while (r.hasNext()) {
               ChangeRow c = r.next();
               seen.add(c.row().get("id") + ":" + c.changeType() + ":" + c.row().get("amount") + ":"

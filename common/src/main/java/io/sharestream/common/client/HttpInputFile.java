@@ -3,44 +3,63 @@ package io.sharestream.common.client;
 import io.sharestream.common.errors.Errors;
 import io.sharestream.common.errors.UnauthorizedException;
 import io.sharestream.common.errors.VersionNotAvailableException;
+import io.sharestream.common.parquet.PlannedReads;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
 /**
- * A Parquet {@link InputFile} read from a pre-signed URL with HTTP range requests: each read opens (or continues) a
- * range of at least {@code readAhead} bytes from the current position and streams it, so memory holds a small
- * buffer, never the file. Transient failures reopen at the current position with backoff; a 403 (expired URL)
- * asks {@link SignedUrl#refresh()} for a new URL and tries once more.
+ * A Parquet {@link InputFile} read from a pre-signed URL with HTTP range requests, asking storage for exactly what
+ * is read: the file's tail (where Parquet keeps its footer) in one request, cached and shared by all streams of the
+ * file; every other read by its exact range, or, when the reader announced the column chunks it will read
+ * ({@link PlannedReads}), by the announced range around it, near-adjacent chunks coalesced into one request. Nothing is
+ * read ahead beyond that, and memory holds the tail and a stream buffer, never the file.
+ *
+ * <p>Transient failures reopen at the current position with backoff; a 403 (expired URL) asks
+ * {@link SignedUrl#refresh()} for a new URL and tries once more. {@link #prefetchFooter} fetches the tail in the
+ * background so the next file's footer is there when its reader opens it.
  */
-public final class HttpInputFile implements InputFile {
-  /** Default bytes asked per range request. */
-  public static final int DEFAULT_READ_AHEAD = 4 * 1024 * 1024;
+public final class HttpInputFile implements InputFile, PlannedReads {
+  /** Bytes of the file's end fetched at once: footers up to this size cost one request. */
+  public static final int TAIL_BYTES = 64 * 1024;
+  /** Chunks at most this far apart are fetched by one request; a stream skips such gaps instead of reopening. */
+  public static final long COALESCE_GAP = 1024 * 1024;
 
   private final SignedUrl url;
   private final long length;
   private final HttpClient http;
   private final ClientSettings settings;
   private final Retrier retrier;
-  private final int readAhead;
   private final String name;
+  private final long tailStart;
+  private final AtomicLong requests = new AtomicLong();
+  private final AtomicLong bytes = new AtomicLong();
+  private volatile CompletableFuture<byte[]> tail;
+  private volatile long[] planned = new long[0]; // start0, end0, start1, end1, ... sorted, coalesced
 
   /** {@code name} identifies the file in messages (e.g. its id); never the URL. */
-  public HttpInputFile(DeltaSharingClient client, SignedUrl url, long length, String name, int readAhead) {
+  public HttpInputFile(DeltaSharingClient client, SignedUrl url, long length, String name) {
     this.url = url;
     this.length = length;
     this.http = client.http();
     this.settings = client.settings();
     this.retrier = client.retrier();
-    this.readAhead = readAhead;
     this.name = name;
+    this.tailStart = Math.max(0, length - TAIL_BYTES);
   }
 
   @Override
@@ -53,9 +72,102 @@ public final class HttpInputFile implements InputFile {
     return new RangeStream();
   }
 
+  /** HTTP requests made for this file so far (a URL refresh retry counts too). */
+  public long requests() {
+    return requests.get();
+  }
+
+  /** Bytes received from storage for this file so far. */
+  public long bytesRead() {
+    return bytes.get();
+  }
+
+  /** Starts fetching the file's tail (its footer) on {@code executor}; readers then find it there. */
+  public HttpInputFile prefetchFooter(Executor executor) {
+    synchronized (this) {
+      if (tail == null) {
+        tail = CompletableFuture.supplyAsync(this::fetchTail, executor);
+      }
+    }
+    return this;
+  }
+
+  @Override
+  public void willRead(List<long[]> ranges) {
+    long[][] sorted = ranges.toArray(new long[0][]);
+    Arrays.sort(sorted, (a, b) -> Long.compare(a[0], b[0]));
+    long[] out = new long[sorted.length * 2];
+    int n = 0;
+    for (long[] r : sorted) {
+      if (n > 0 && r[0] - out[n - 1] <= COALESCE_GAP) {
+        out[n - 1] = Math.max(out[n - 1], r[1]);
+      } else {
+        out[n++] = r[0];
+        out[n++] = r[1];
+      }
+    }
+    planned = Arrays.copyOf(out, n);
+  }
+
+  /** The end of the announced range holding {@code pos}, or -1. */
+  private long plannedEnd(long pos) {
+    long[] p = planned;
+    for (int i = 0; i < p.length; i += 2) {
+      if (pos >= p[i] && pos < p[i + 1]) {
+        return p[i + 1];
+      }
+    }
+    return -1;
+  }
+
   @Override
   public String toString() {
     return "HttpInputFile{" + name + ", " + length + " bytes}";
+  }
+
+  private byte[] tail() throws IOException {
+    CompletableFuture<byte[]> t;
+    synchronized (this) {
+      if (tail == null) {
+        tail = CompletableFuture.completedFuture(fetchTail());
+      }
+      t = tail;
+    }
+    try {
+      return t.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while reading the footer of file " + name);
+    } catch (ExecutionException e) {
+      synchronized (this) {
+        tail = null; // a failed prefetch is tried again by the reader itself
+      }
+      Throwable c = e.getCause();
+      if (c instanceof RuntimeException) {
+        throw (RuntimeException) c;
+      }
+      throw new IOException("cannot read the footer of file " + name, c);
+    }
+  }
+
+  private byte[] fetchTail() {
+    byte[] out = new byte[(int) (length - tailStart)];
+    String what = "reading the last " + out.length + " bytes of file " + name;
+    retrier.call(what, () -> {
+      try (InputStream in = openRange(tailStart, length)) {
+        int done = 0;
+        while (done < out.length) {
+          int n = in.read(out, done, out.length - done);
+          if (n < 0) {
+            throw new TransientFailure("the body of " + what + " ended early", null, null);
+          }
+          done += n;
+          bytes.addAndGet(n);
+        }
+      }
+      return null;
+    });
+    return out;
   }
 
   /** Bytes from {@code from} to {@code toExclusive}, streamed; opened with retries and at most one URL refresh. */
@@ -68,11 +180,12 @@ public final class HttpInputFile implements InputFile {
             .header("Range", "bytes=" + from + "-" + (toExclusive - 1))
             .header("User-Agent", settings.userAgent()).GET().build();
         HttpResponse<InputStream> r;
+        requests.incrementAndGet();
         try {
           r = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new java.io.InterruptedIOException("interrupted while " + what);
+          throw new InterruptedIOException("interrupted while " + what);
         }
         int status = r.statusCode();
         if (status == 206 || status == 200) {
@@ -99,7 +212,7 @@ public final class HttpInputFile implements InputFile {
           throw new VersionNotAvailableException("File " + name + " is no longer in the table's storage (HTTP "
               + status + "): the provider removed it (VACUUM). Restart from a later version.");
         }
-        throw new java.io.IOException("storage answered HTTP " + status + " for " + Errors.safeUrl(url.current()));
+        throw new IOException("storage answered HTTP " + status + " for " + Errors.safeUrl(url.current()));
       }
     });
   }
@@ -118,7 +231,7 @@ public final class HttpInputFile implements InputFile {
     }
   }
 
-  /** Seekable stream over range requests. */
+  /** A seekable stream: the tail from the shared cache, other bytes from range requests. */
   private final class RangeStream extends SeekableInputStream {
     private long pos;
     private InputStream body;
@@ -135,8 +248,9 @@ public final class HttpInputFile implements InputFile {
       if (newPos < 0 || newPos > length) {
         throw new EOFException("seek to " + newPos + " outside file " + name + " of " + length + " bytes");
       }
-      if (body != null && newPos >= bodyPos && newPos < bodyEnd && newPos - bodyPos <= 256 * 1024) {
-        skipFully(body, newPos - bodyPos); // a short skip forward within the open range is cheaper than a request
+      if (body != null && newPos >= bodyPos && newPos < bodyEnd && newPos - bodyPos <= COALESCE_GAP) {
+        skipFully(body, newPos - bodyPos); // a gap within the open range is cheaper than a new request
+        bytes.addAndGet(newPos - bodyPos);
         bodyPos = newPos;
       } else if (body != null && newPos != bodyPos) {
         closeBody();
@@ -153,14 +267,26 @@ public final class HttpInputFile implements InputFile {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
+      return read(b, off, len, len);
+    }
+
+    /** Reads up to {@code len} bytes; a range opened here covers {@code wanted} bytes (the caller's whole read). */
+    private int read(byte[] b, int off, int len, long wanted) throws IOException {
       if (len == 0) {
         return 0;
       }
       if (pos >= length) {
         return -1;
       }
+      if (pos >= tailStart && (body == null || bodyPos != pos)) {
+        byte[] t = tail();
+        int n = (int) Math.min(len, length - pos);
+        System.arraycopy(t, (int) (pos - tailStart), b, off, n);
+        pos += n;
+        return n;
+      }
       for (int attempt = 0; ; attempt++) {
-        ensureOpen(len);
+        ensureOpen(wanted);
         try {
           int n = body.read(b, off, (int) Math.min(len, bodyEnd - bodyPos));
           if (n < 0) {
@@ -168,22 +294,30 @@ public final class HttpInputFile implements InputFile {
           }
           pos += n;
           bodyPos += n;
+          bytes.addAndGet(n);
           if (bodyPos >= bodyEnd) {
             closeBody();
           }
           return n;
         } catch (IOException e) {
           closeBody(); // reopen at the same position: the range request carries its own retries
-          if (attempt >= settings.retry().maxAttempts()) {
+          if (e instanceof InterruptedIOException || attempt >= settings.retry().maxAttempts()) {
             throw e;
           }
         }
       }
     }
 
-    private void ensureOpen(int wanted) {
+    /** Opens the announced range holding {@code pos}, else exactly {@code wanted} bytes (never into the tail). */
+    private void ensureOpen(long wanted) {
       if (body == null) {
-        long end = Math.min(length, pos + Math.max(readAhead, wanted));
+        long end = plannedEnd(pos);
+        if (end < 0) {
+          end = Math.min(length, pos + wanted);
+        }
+        if (pos < tailStart && tail != null) {
+          end = Math.min(end, tailStart); // the cached tail serves the rest
+        }
         body = openRange(pos, end);
         bodyPos = pos;
         bodyEnd = end;
@@ -228,7 +362,7 @@ public final class HttpInputFile implements InputFile {
         return n;
       }
       byte[] tmp = new byte[Math.min(buf.remaining(), 64 * 1024)];
-      int n = read(tmp, 0, tmp.length);
+      int n = read(tmp, 0, tmp.length, buf.remaining());
       if (n > 0) {
         buf.put(tmp, 0, n);
       }

@@ -99,6 +99,19 @@ public final class Errors {
         + (serverMessage == null || serverMessage.isEmpty() ? "" : " The server said: " + serverMessage));
   }
 
+  /**
+   * A file whose old dates or timestamps may be in the legacy hybrid calendar, read in EXCEPTION mode (as Spark
+   * 3.1 does by default for files that do not say which calendar wrote them).
+   */
+  public static AmbiguousCalendarException ambiguousCalendar(String file, String column, String what,
+      String modeOption) {
+    return new AmbiguousCalendarException("Column '" + column + "' of file " + file + " holds " + what + ", which "
+        + "is ambiguous: the file does not say whether it was written in the legacy hybrid (Julian) calendar of Spark "
+        + "2.x and legacy Hive, or in the proleptic Gregorian calendar. Set " + modeOption + "=LEGACY to rebase "
+        + "the values from the hybrid calendar (as Spark 3.1 does for such files), or " + modeOption + "=CORRECTED "
+        + "to read them as they are.");
+  }
+
   public static ServerErrorException retriesExhausted(String what, int attempts, Throwable last) {
     return new ServerErrorException("The Delta Sharing server kept failing for " + what + " after " + attempts
         + " attempt" + (attempts == 1 ? "" : "s") + "; last failure: " + describe(last) + ". It is retried with "

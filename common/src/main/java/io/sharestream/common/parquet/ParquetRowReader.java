@@ -7,17 +7,21 @@ import io.sharestream.common.types.StructType;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Set;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.InputFile;
@@ -32,7 +36,9 @@ import org.apache.parquet.schema.Type;
  * Reads the rows of one data or change data file as {@link Row}s of a read schema: file columns are matched by name
  * (columns the file lacks read as null, as after an added column), partition columns come from the file's
  * partition values. Row groups are read one at a time; starting at row N skips whole row groups without reading
- * their pages, then decodes and drops the rest of the skip inside the first row group read.
+ * their pages, then decodes and drops the rest of the skip inside the first row group read. Before each row group,
+ * an input that takes {@link PlannedReads} hears which column chunks come next. Old dates and timestamps are decoded
+ * as Spark 3.1 decodes them ({@link ReadSettings}).
  */
 public final class ParquetRowReader implements Iterator<Row>, Closeable {
   private final ParquetFileReader reader;
@@ -49,11 +55,14 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   private RecordReader<Row> records;
   private Row next;
   private final RootConverter root;
+  private final InputFile input;
+  private int group;
 
   private ParquetRowReader(InputFile input, String file, StructType readSchema, List<String> partitionColumns,
-      Map<String, String> partitionValues, ZoneId zone, long startRow) throws IOException {
+      Map<String, String> partitionValues, ReadSettings settings, long startRow) throws IOException {
     this.file = file;
     this.readSchema = readSchema;
+    this.input = input;
     this.reader = new ParquetFileReader(input, ParquetReadOptions.builder().build());
     try {
       FileMetaData meta = reader.getFooter().getFileMetaData();
@@ -77,12 +86,14 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
       for (String p : partitionColumns) {
         int i = readSchema.indexOf(p);
         if (i >= 0) {
-          this.partitionValues[i] = PartitionValues.decode(p, readSchema.field(i).type(), partitionValues.get(p), zone);
+          this.partitionValues[i] = PartitionValues.decode(p, readSchema.field(i).type(), partitionValues.get(p),
+              settings.partitionZone());
         }
       }
       reader.setRequestedSchema(requested);
       this.columnIO = new ColumnIOFactory(meta.getCreatedBy()).getColumnIO(requested, fileSchema, true);
-      this.root = new RootConverter(fileColumns, requested);
+      CalendarRebase calendar = CalendarRebase.forFile(meta.getKeyValueMetaData(), settings, file);
+      this.root = new RootConverter(fileColumns, requested, calendar);
       skipTo(startRow);
     } catch (IOException | RuntimeException e) {
       reader.close();
@@ -92,13 +103,13 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
 
   /**
    * Opens {@code input} (named {@code file} in messages) for rows of {@code readSchema}, starting at row
-   * {@code startRow} of the file. Partition columns are filled from {@code partitionValues}; timestamps without an
-   * offset among them are read in {@code zone}.
+   * {@code startRow} of the file. Partition columns are filled from {@code partitionValues}; {@code settings} say
+   * how partition timestamps and old dates and timestamps are decoded.
    */
   public static ParquetRowReader open(InputFile input, String file, StructType readSchema, List<String> partitionColumns,
-      Map<String, String> partitionValues, ZoneId zone, long startRow) {
+      Map<String, String> partitionValues, ReadSettings settings, long startRow) {
     try {
-      return new ParquetRowReader(input, file, readSchema, partitionColumns, partitionValues, zone, startRow);
+      return new ParquetRowReader(input, file, readSchema, partitionColumns, partitionValues, settings, startRow);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open Parquet file " + file + ": " + e.getMessage(), e);
     }
@@ -117,12 +128,11 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   private void skipTo(long startRow) throws IOException {
     long skip = startRow;
     List<BlockMetaData> groups = reader.getRowGroups();
-    int g = 0;
-    while (g < groups.size() && skip >= groups.get(g).getRowCount()) {
-      skip -= groups.get(g).getRowCount();
-      rowIndex += groups.get(g).getRowCount();
+    while (group < groups.size() && skip >= groups.get(group).getRowCount()) {
+      skip -= groups.get(group).getRowCount();
+      rowIndex += groups.get(group).getRowCount();
       reader.skipNextRowGroup();
-      g++;
+      group++;
     }
     while (skip > 0 && advanceRecord() != null) {
       skip--;
@@ -131,16 +141,37 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
 
   private Row advanceRecord() throws IOException {
     while (rowsLeftInGroup == 0) {
+      announce();
       PageReadStore pages = reader.readNextRowGroup();
       if (pages == null) {
         return null;
       }
+      group++;
       rowsLeftInGroup = pages.getRowCount();
       records = columnIO.getRecordReader(pages, root, FilterCompat.NOOP);
     }
     rowsLeftInGroup--;
     rowIndex++;
     return records.read();
+  }
+
+  /** Tells a {@link PlannedReads} input the column chunks of the next row group that will be read. */
+  private void announce() {
+    List<BlockMetaData> groups = reader.getRowGroups();
+    if (!(input instanceof PlannedReads) || group >= groups.size()) {
+      return;
+    }
+    Set<ColumnPath> wanted = new HashSet<>();
+    for (ColumnDescriptor c : requested.getColumns()) {
+      wanted.add(ColumnPath.get(c.getPath()));
+    }
+    List<long[]> ranges = new ArrayList<>();
+    for (ColumnChunkMetaData chunk : groups.get(group).getColumns()) {
+      if (wanted.contains(chunk.getPath())) {
+        ranges.add(new long[] {chunk.getStartingPos(), chunk.getStartingPos() + chunk.getTotalSize()});
+      }
+    }
+    ((PlannedReads) input).willRead(ranges);
   }
 
   @Override
@@ -191,8 +222,8 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
     private final ValueConverters.StructConverter struct;
     private Row current;
 
-    RootConverter(StructType columns, MessageType requested) {
-      this.struct = new ValueConverters.StructConverter(columns, requested, "", v -> current = (Row) v);
+    RootConverter(StructType columns, MessageType requested, CalendarRebase calendar) {
+      this.struct = new ValueConverters.StructConverter(columns, requested, "", calendar, v -> current = (Row) v);
     }
 
     @Override

@@ -17,7 +17,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,30 +39,30 @@ import org.apache.parquet.schema.Type;
  * INT64 timestamps, and decimals stored as INT32, INT64, BINARY or FIXED_LEN_BYTE_ARRAY.
  */
 final class ValueConverters {
-  private static final long JULIAN_DAY_OF_EPOCH = 2440588L;
-  private static final long NANOS_PER_DAY = 86_400_000_000_000L;
-
   private ValueConverters() {}
 
-  /** A converter for one value of Delta type {@code type} stored as Parquet {@code parquet}, handing it to {@code sink}. */
-  static Converter of(DataType type, Type parquet, String path, Consumer<Object> sink) {
+  /**
+   * A converter for one value of Delta type {@code type} stored as Parquet {@code parquet}, handing it to
+   * {@code sink}; old dates and timestamps go through the file's {@code calendar}.
+   */
+  static Converter of(DataType type, Type parquet, String path, CalendarRebase calendar, Consumer<Object> sink) {
     if (type instanceof StructType) {
       requireGroup(parquet, path);
-      return new StructConverter((StructType) type, parquet.asGroupType(), path, sink);
+      return new StructConverter((StructType) type, parquet.asGroupType(), path, calendar, sink);
     }
     if (type instanceof ArrayType) {
       requireGroup(parquet, path);
-      return new ListConverter((ArrayType) type, parquet.asGroupType(), path, sink);
+      return new ListConverter((ArrayType) type, parquet.asGroupType(), path, calendar, sink);
     }
     if (type instanceof MapType) {
       requireGroup(parquet, path);
-      return new MapConverter((MapType) type, parquet.asGroupType(), path, sink);
+      return new MapConverter((MapType) type, parquet.asGroupType(), path, calendar, sink);
     }
     if (!parquet.isPrimitive()) {
       throw new IllegalArgumentException("column '" + path + "' is a group in the Parquet file but "
           + type.simpleString() + " in the table schema");
     }
-    return primitive(type, parquet.asPrimitiveType(), path, sink);
+    return primitive(type, parquet.asPrimitiveType(), path, calendar, sink);
   }
 
   private static void requireGroup(Type parquet, String path) {
@@ -74,7 +73,7 @@ final class ValueConverters {
   }
 
   private static Converter primitive(DataType type, org.apache.parquet.schema.PrimitiveType p, String path,
-      Consumer<Object> sink) {
+      CalendarRebase calendar, Consumer<Object> sink) {
     PrimitiveTypeName physical = p.getPrimitiveTypeName();
     if (type instanceof DecimalType) {
       int scale = ((DecimalType) type).scale();
@@ -115,7 +114,7 @@ final class ValueConverters {
       case INTEGER:
         return ints(sink::accept);
       case DATE:
-        return ints(v -> sink.accept(LocalDate.ofEpochDay(v)));
+        return ints(v -> sink.accept(LocalDate.ofEpochDay(calendar.days(v, path))));
       case LONG:
         return new PrimitiveConverter() {
           @Override
@@ -155,17 +154,14 @@ final class ValueConverters {
       case TIMESTAMP_NTZ: {
         boolean ntz = type == PrimitiveType.TIMESTAMP_NTZ;
         if (physical == PrimitiveTypeName.INT96) {
-          return new DictionaryAware<Object>(sink, b -> {
-            Instant t = int96(b);
-            return ntz ? LocalDateTime.ofInstant(t, ZoneOffset.UTC) : t;
-          });
+          return new DictionaryAware<Object>(sink,
+              b -> timestamp(calendar.int96Micros(int96Micros(b), path), ntz));
         }
         boolean millis = p.getOriginalType() == OriginalType.TIMESTAMP_MILLIS;
         return new PrimitiveConverter() {
           @Override
           public void addLong(long v) {
-            Instant t = millis ? Instant.ofEpochMilli(v) : Instant.EPOCH.plus(v, ChronoUnit.MICROS);
-            sink.accept(ntz ? LocalDateTime.ofInstant(t, ZoneOffset.UTC) : t);
+            sink.accept(timestamp(calendar.micros(millis ? Math.multiplyExact(v, 1000L) : v, path), ntz));
           }
         };
       }
@@ -187,11 +183,17 @@ final class ValueConverters {
     };
   }
 
-  static Instant int96(Binary b) {
+  /** Micros since the epoch of an INT96 value (nanos of the day, then the Julian day number, little-endian). */
+  static long int96Micros(Binary b) {
     ByteBuffer buf = b.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
     long nanosOfDay = buf.getLong();
-    long julianDay = buf.getInt();
-    return Instant.EPOCH.plus((julianDay - JULIAN_DAY_OF_EPOCH) * NANOS_PER_DAY + nanosOfDay, ChronoUnit.NANOS);
+    return CalendarRebase.int96ToMicros(buf.getInt(), nanosOfDay);
+  }
+
+  /** A timestamp value from micros since the epoch: an instant, or the UTC wall time for timestamp_ntz. */
+  private static Object timestamp(long micros, boolean ntz) {
+    Instant t = Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
+    return ntz ? LocalDateTime.ofInstant(t, ZoneOffset.UTC) : t;
   }
 
   /** Binary-backed values, decoding each dictionary entry once. */
@@ -237,7 +239,7 @@ final class ValueConverters {
     private final Consumer<Object> sink;
     Object[] values;
 
-    StructConverter(StructType type, GroupType parquet, String path, Consumer<Object> sink) {
+    StructConverter(StructType type, GroupType parquet, String path, CalendarRebase calendar, Consumer<Object> sink) {
       this.type = type;
       this.sink = sink;
       this.children = new Converter[parquet.getFieldCount()];
@@ -249,7 +251,7 @@ final class ValueConverters {
           children[i] = ignoring(pf);
         } else {
           StructField f = type.field(target);
-          children[i] = of(f.type(), pf, childPath, v -> values[target] = v);
+          children[i] = of(f.type(), pf, childPath, calendar, v -> values[target] = v);
         }
       }
     }
@@ -333,18 +335,19 @@ final class ValueConverters {
     private final Object[] pending = new Object[1];
     private List<Object> list;
 
-    ListConverter(ArrayType type, GroupType parquet, String path, Consumer<Object> sink) {
+    ListConverter(ArrayType type, GroupType parquet, String path, CalendarRebase calendar, Consumer<Object> sink) {
       this.sink = sink;
       Type rep = parquet.getType(0);
       if (parquet.getOriginalType() != OriginalType.LIST && rep.isRepetition(Type.Repetition.REPEATED)
           && parquet.getFieldCount() == 1 && rep.isPrimitive()) {
         // an unannotated repeated primitive: each value is an element
-        repeated = of(type.elementType(), rep, path + ".element", v -> list.add(v));
+        repeated = of(type.elementType(), rep, path + ".element", calendar, v -> list.add(v));
       } else if (isElementItself(rep, parquet.getName())) {
-        repeated = of(type.elementType(), rep, path + ".element", v -> list.add(v));
+        repeated = of(type.elementType(), rep, path + ".element", calendar, v -> list.add(v));
       } else {
         GroupType wrapper = rep.asGroupType();
-        Converter element = of(type.elementType(), wrapper.getType(0), path + ".element", v -> pending[0] = v);
+        Converter element = of(type.elementType(), wrapper.getType(0), path + ".element", calendar,
+            v -> pending[0] = v);
         repeated = new GroupConverter() {
           @Override
           public Converter getConverter(int i) {
@@ -397,12 +400,12 @@ final class ValueConverters {
     private Object key;
     private Object value;
 
-    MapConverter(MapType type, GroupType parquet, String path, Consumer<Object> sink) {
+    MapConverter(MapType type, GroupType parquet, String path, CalendarRebase calendar, Consumer<Object> sink) {
       this.sink = sink;
       GroupType kv = parquet.getType(0).asGroupType();
-      Converter k = of(type.keyType(), kv.getType(0), path + ".key", v -> key = v);
-      Converter v = kv.getFieldCount() > 1 ? of(type.valueType(), kv.getType(1), path + ".value", x -> value = x)
-          : null;
+      Converter k = of(type.keyType(), kv.getType(0), path + ".key", calendar, v -> key = v);
+      Converter v = kv.getFieldCount() > 1
+          ? of(type.valueType(), kv.getType(1), path + ".value", calendar, x -> value = x) : null;
       entries = new GroupConverter() {
         @Override
         public Converter getConverter(int i) {

@@ -1,6 +1,8 @@
 package io.sharestream.common.planner;
 
 import io.sharestream.common.errors.InvalidSettingException;
+import io.sharestream.common.parquet.ReadSettings;
+import io.sharestream.common.parquet.RebaseMode;
 import io.sharestream.common.types.Instants;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,6 +51,15 @@ public final class StreamOptions {
   /** Time zone of timestamp partition values written without an offset. Default UTC. */
   public static final String PARTITION_TIME_ZONE = "partitionTimeZone";
 
+  /** How DATE and INT64 timestamp values before 1582-10-15 / 1900-01-01T00:00:00Z are read from files that do not
+   *  say which calendar wrote them: {@code EXCEPTION} (default, as Spark 3.1: fail), {@code LEGACY} (rebase from the
+   *  hybrid Julian calendar of Spark 2.x and legacy Hive) or {@code CORRECTED} (read as they are). Files written by
+   *  Spark name their calendar and are always read right. */
+  public static final String DATETIME_REBASE_MODE = "datetimeRebaseMode";
+
+  /** As {@link #DATETIME_REBASE_MODE}, for INT96 timestamps (Spark 3.1 treats them separately). */
+  public static final String INT96_REBASE_MODE = "int96RebaseMode";
+
   /** Builds settings from options (names above; unknown names are left to the engine). */
   public static StreamSettings parse(Map<String, String> options) {
     String sv = get(options, STARTING_VERSION);
@@ -93,7 +104,9 @@ public final class StreamOptions {
       throw new InvalidSettingException("'" + PARTITION_TIME_ZONE + "' is not a time zone id: '"
           + get(options, PARTITION_TIME_ZONE) + "'.");
     }
-    return new StreamSettings(start, skip, cdf, versions, files, Duration.ofSeconds(margin), zone);
+    ReadSettings read = new ReadSettings(zone, rebaseMode(options, DATETIME_REBASE_MODE),
+        rebaseMode(options, INT96_REBASE_MODE), null);
+    return new StreamSettings(start, skip, cdf, versions, files, Duration.ofSeconds(margin), read);
   }
 
   private static String get(Map<String, String> options, String name) {
@@ -103,6 +116,11 @@ public final class StreamOptions {
       }
     }
     return null;
+  }
+
+  private static RebaseMode rebaseMode(Map<String, String> options, String name) {
+    String v = get(options, name);
+    return v == null ? RebaseMode.EXCEPTION : RebaseMode.parse(name, v);
   }
 
   private static boolean bool(Map<String, String> options, String name, boolean dflt) {

@@ -1,7 +1,7 @@
 package io.sharestream.common.planner;
 
+import io.sharestream.common.parquet.ReadSettings;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.Objects;
 
 /**
@@ -15,17 +15,17 @@ public final class StreamSettings {
   private final int versionsPerRequest;
   private final Integer filesPerRequest;
   private final Duration urlRefreshMargin;
-  private final ZoneId partitionZone;
+  private final ReadSettings read;
 
   public StreamSettings(StartingPoint startingPoint, boolean skipChangeCommits, boolean readChangeFeed,
-      int versionsPerRequest, Integer filesPerRequest, Duration urlRefreshMargin, ZoneId partitionZone) {
+      int versionsPerRequest, Integer filesPerRequest, Duration urlRefreshMargin, ReadSettings read) {
     this.startingPoint = Objects.requireNonNull(startingPoint);
     this.skipChangeCommits = skipChangeCommits;
     this.readChangeFeed = readChangeFeed;
     this.versionsPerRequest = versionsPerRequest;
     this.filesPerRequest = filesPerRequest;
     this.urlRefreshMargin = Objects.requireNonNull(urlRefreshMargin);
-    this.partitionZone = Objects.requireNonNull(partitionZone);
+    this.read = Objects.requireNonNull(read);
   }
 
   /** The defaults of {@link StreamOptions}. */
@@ -59,20 +59,20 @@ public final class StreamSettings {
     return urlRefreshMargin;
   }
 
-  /** Zone of offset-less timestamp partition values. */
-  public ZoneId partitionZone() {
-    return partitionZone;
+  /** How data files are decoded: partition value zone, calendar rebase modes. */
+  public ReadSettings read() {
+    return read;
   }
 
   public StreamSettings withUrlRefreshMargin(Duration margin) {
     return new StreamSettings(startingPoint, skipChangeCommits, readChangeFeed, versionsPerRequest, filesPerRequest,
-        margin, partitionZone);
+        margin, read);
   }
 
   @Override
   public String toString() {
     return "StreamSettings{start=" + startingPoint + ", skipChangeCommits=" + skipChangeCommits + ", readChangeFeed="
         + readChangeFeed + ", versionsPerRequest=" + versionsPerRequest + ", filesPerRequest=" + filesPerRequest
-        + ", urlRefreshMargin=" + urlRefreshMargin + ", partitionZone=" + partitionZone + "}";
+        + ", urlRefreshMargin=" + urlRefreshMargin + ", read=" + read + "}";
   }
 }

@@ -5,15 +5,16 @@ import io.sharestream.common.client.HttpInputFile;
 import io.sharestream.common.client.SignedUrl;
 import io.sharestream.common.errors.Errors;
 import io.sharestream.common.parquet.ParquetRowReader;
+import io.sharestream.common.parquet.ReadSettings;
 import io.sharestream.common.types.PrimitiveType;
 import io.sharestream.common.types.Row;
 import io.sharestream.common.types.StructField;
 import io.sharestream.common.types.StructType;
 import java.io.Closeable;
-import java.time.ZoneId;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import org.apache.parquet.io.InputFile;
 
 /**
  * Reads a {@link WorkUnit}'s rows as {@link ChangeRow}s: the file over HTTP, partition values filled, each row
@@ -34,23 +35,36 @@ public final class UnitReader implements Iterator<ChangeRow>, Closeable {
     this.changeTypeIndex = changeTypeIndex;
   }
 
+  /** The input {@code unit}'s file is read through ({@code url}: see {@link StreamPlanner#signedUrl}). */
+  public static HttpInputFile input(DeltaSharingClient client, WorkUnit unit, SignedUrl url) {
+    return new HttpInputFile(client, url, unit.file().size(), name(unit));
+  }
+
   /**
-   * Opens {@code unit} for rows of {@code readSchema} (table columns), from row {@code startRow} of its file, with
-   * {@code url} (see {@link StreamPlanner#signedUrl}).
+   * Opens {@code unit} for rows of {@code readSchema} (table columns), from row {@code startRow} of its file, over
+   * a new {@link #input}.
    */
   public static UnitReader open(DeltaSharingClient client, WorkUnit unit, SignedUrl url, StructType readSchema,
-      List<String> partitionColumns, ZoneId zone, long startRow, int readAhead) {
+      List<String> partitionColumns, ReadSettings settings, long startRow) {
+    return open(input(client, unit, url), unit, readSchema, partitionColumns, settings, startRow);
+  }
+
+  /** Opens {@code unit} over {@code input} (which may have been opened ahead, e.g. to prefetch its footer). */
+  public static UnitReader open(InputFile input, WorkUnit unit, StructType readSchema, List<String> partitionColumns,
+      ReadSettings settings, long startRow) {
     StructType fileSchema = readSchema;
     int changeTypeIndex = -1;
     if (unit.source() == WorkUnit.RowSource.CHANGE_DATA) {
       fileSchema = readSchema.add(new StructField(ChangeTypes.CHANGE_TYPE_COLUMN, PrimitiveType.STRING, true));
       changeTypeIndex = fileSchema.size() - 1;
     }
-    String name = "v" + unit.version() + "/" + unit.file().id();
-    HttpInputFile input = new HttpInputFile(client, url, unit.file().size(), name, readAhead);
-    ParquetRowReader reader = ParquetRowReader.open(input, name, fileSchema, partitionColumns,
-        unit.file().partitionValues(), zone, startRow);
+    ParquetRowReader reader = ParquetRowReader.open(input, name(unit), fileSchema, partitionColumns,
+        unit.file().partitionValues(), settings, startRow);
     return new UnitReader(unit, reader, readSchema, changeTypeIndex);
+  }
+
+  private static String name(WorkUnit unit) {
+    return "v" + unit.version() + "/" + unit.file().id();
   }
 
   /** Rows in the file, from its footer. */

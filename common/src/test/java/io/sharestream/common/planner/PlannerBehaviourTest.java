@@ -3,7 +3,7 @@ package io.sharestream.common.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sharestream.common.client.HttpInputFile;
+import io.sharestream.common.parquet.ReadSettings;
 import io.sharestream.common.errors.HistoryNotSharedException;
 import io.sharestream.common.errors.IncompatibleSchemaChangeException;
 import io.sharestream.common.errors.InvalidPositionException;
@@ -15,7 +15,6 @@ import io.sharestream.testkit.server.RequestLog;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -102,7 +101,7 @@ class PlannerBehaviourTest {
       assertThat(again.get(0).file().id()).isEqualTo(first.file().id());
       List<Long> rows = new ArrayList<>();
       try (UnitReader r = UnitReader.open(f.client, again.get(0), p.signedUrl(again.get(0)), p.schema(), List.of(),
-          ZoneOffset.UTC, mid.row() + 1, HttpInputFile.DEFAULT_READ_AHEAD)) {
+          ReadSettings.DEFAULT, mid.row() + 1)) {
         r.forEachRemaining(c -> rows.add(c.rowIndex()));
       }
       assertThat(rows).containsExactly(1L, 2L);
@@ -258,10 +257,12 @@ class PlannerBehaviourTest {
   void aUrlExpiringDuringALongReadIsRefreshedByRelistingItsWindow() throws Exception {
     DeltaType.StructType schema = DeltaType.struct(DeltaType.field("id", DeltaType.LONG),
         DeltaType.field("pad", DeltaType.STRING));
-    DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve("slow"), schema).rowGroupBytes(4096).commit();
+    DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve("slow"), schema).rowGroupBytes(16 * 1024).commit();
     List<Map<String, Object>> rows = new ArrayList<>();
-    for (long i = 0; i < 2000; i++) {
-      rows.add(new java.util.HashMap<>(Map.of("id", i, "pad", "x".repeat(40) + i)));
+    java.util.Random random = new java.util.Random(7);
+    for (long i = 0; i < 6000; i++) { // ~300 KB in ~18 row groups: one range request each
+      rows.add(new java.util.HashMap<>(Map.of("id", i, "pad", Long.toHexString(random.nextLong())
+          + Long.toHexString(random.nextLong()) + Long.toHexString(random.nextLong()))));
     }
     t.append(rows);
     try (io.sharestream.testkit.server.DeltaSharingServer server = io.sharestream.testkit.server.DeltaSharingServer
@@ -270,15 +271,15 @@ class PlannerBehaviourTest {
           io.sharestream.common.profile.DeltaSharingProfile.fromJson(server.profileJson()),
           io.sharestream.common.client.ClientSettings.DEFAULT);
       server.faults().urlTtl(Duration.ofSeconds(1)); // every URL lives one second
-      server.faults().slowStorage(Duration.ofMillis(150)); // and the file takes longer than that to read
+      server.faults().slowStorage(Duration.ofMillis(100)); // and the file takes longer than that to read
       try (SharingStreamPlanner p = new SharingStreamPlanner(client, PlannerFixture.T,
           StreamOptions.parse(Map.of("startingVersion", "1")).withUrlRefreshMargin(Duration.ZERO), Duration.ZERO,
           Clock.systemUTC())) {
         WorkUnit u = p.plan(p.initialPosition(), AdmissionLimits.UNLIMITED).units().get(0);
         long count = 0;
         long last = -1;
-        try (UnitReader r = UnitReader.open(client, u, p.signedUrl(u), p.schema(), List.of(), ZoneOffset.UTC, 0,
-            2048)) {
+        try (UnitReader r = UnitReader.open(client, u, p.signedUrl(u), p.schema(), List.of(), ReadSettings.DEFAULT,
+            0)) {
           while (r.hasNext()) {
             ChangeRow c = r.next();
             assertThat(c.rowIndex()).isEqualTo(last + 1);
@@ -286,7 +287,7 @@ class PlannerBehaviourTest {
             count++;
           }
         }
-        assertThat(count).isEqualTo(2000);
+        assertThat(count).isEqualTo(6000);
         assertThat(server.requests().entries(Endpoint.STORAGE).stream().filter(e -> e.status == 403))
             .as("the URL expired mid-read and was refreshed").isNotEmpty();
       }

@@ -2,7 +2,7 @@ package io.sharestream.common.planner;
 
 import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.DeltaSharingClient;
-import io.sharestream.common.client.HttpInputFile;
+import io.sharestream.common.parquet.ReadSettings;
 import io.sharestream.common.client.RetrySettings;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.TableRef;
@@ -74,7 +74,7 @@ final class PlannerFixture implements AutoCloseable {
       StreamPlanner.Plan p = planner.plan(pos, limits);
       for (WorkUnit u : p.units()) {
         try (UnitReader r = UnitReader.open(client, u, planner.signedUrl(u), planner.schema(),
-            planner.metadata().partitionColumns(), java.time.ZoneOffset.UTC, 0, HttpInputFile.DEFAULT_READ_AHEAD)) {
+            planner.metadata().partitionColumns(), ReadSettings.DEFAULT, 0)) {
           r.forEachRemaining(c -> out.add(c.row().get("id") + ":" + c.changeType() + "@" + u.version()
               + (c.row().get("name") == null ? "" : "/" + c.row().get("name"))));
         }

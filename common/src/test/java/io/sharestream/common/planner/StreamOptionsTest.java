@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sharestream.common.errors.InvalidSettingException;
+import io.sharestream.common.parquet.ReadSettings;
+import io.sharestream.common.parquet.RebaseMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -20,21 +22,23 @@ class StreamOptionsTest {
     assertThat(s.versionsPerRequest()).isEqualTo(100);
     assertThat(s.filesPerRequest()).isNull();
     assertThat(s.urlRefreshMargin()).isEqualTo(Duration.ofMinutes(15));
-    assertThat(s.partitionZone()).isEqualTo(ZoneId.of("UTC"));
+    assertThat(s.read()).isEqualTo(ReadSettings.DEFAULT);
   }
 
   @Test
   void everyOptionIsParsed() {
     StreamSettings s = StreamOptions.parse(Map.of("startingVersion", "12", "skipChangeCommits", "TRUE",
         "readChangeData", "true", "maxVersionsPerRpc", "5", "maxFilesPerRpc", "1000", "urlRefreshMarginSeconds", "60",
-        "partitionTimeZone", "Europe/Paris"));
+        "partitionTimeZone", "Europe/Paris", "datetimeRebaseMode", "legacy", "int96RebaseMode", "CORRECTED"));
     assertThat(s.startingPoint()).isEqualTo(StartingPoint.version(12));
     assertThat(s.skipChangeCommits()).isTrue();
     assertThat(s.readChangeFeed()).isTrue();
     assertThat(s.versionsPerRequest()).isEqualTo(5);
     assertThat(s.filesPerRequest()).isEqualTo(1000);
     assertThat(s.urlRefreshMargin()).isEqualTo(Duration.ofSeconds(60));
-    assertThat(s.partitionZone()).isEqualTo(ZoneId.of("Europe/Paris"));
+    assertThat(s.read().partitionZone()).isEqualTo(ZoneId.of("Europe/Paris"));
+    assertThat(s.read().datetimeRebaseMode()).isEqualTo(RebaseMode.LEGACY);
+    assertThat(s.read().int96RebaseMode()).isEqualTo(RebaseMode.CORRECTED);
     assertThat(StreamOptions.parse(Map.of("startingVersion", "snapshot")).startingPoint())
         .isEqualTo(StartingPoint.SNAPSHOT);
     assertThat(StreamOptions.parse(Map.of("startingTimestamp", "2024-01-31T10:00:00+01:00")).startingPoint())

@@ -52,7 +52,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  */
 public final class ParquetRows {
   private static final long JULIAN_DAY_OF_EPOCH = 2440588L;
-  private static final long NANOS_PER_DAY = 86_400_000_000_000L;
+  private static final long SECONDS_PER_DAY = 86_400L;
+  private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
   private ParquetRows() {}
 
@@ -154,12 +155,12 @@ public final class ParquetRows {
         if (pt.getPrimitiveTypeName() == PrimitiveTypeName.INT96) {
           g.add(idx, int96(t));
         } else {
-          g.add(idx, ChronoUnit.MICROS.between(Instant.EPOCH, t));
+          g.add(idx, micros(t));
         }
         break;
       }
       case "timestamp_ntz":
-        g.add(idx, ChronoUnit.MICROS.between(Instant.EPOCH, ((LocalDateTime) v).toInstant(ZoneOffset.UTC)));
+        g.add(idx, micros(((LocalDateTime) v).toInstant(ZoneOffset.UTC)));
         break;
       default:
         throw new IllegalArgumentException("unsupported type " + type);
@@ -237,7 +238,9 @@ public final class ParquetRows {
       ByteBuffer buf = ByteBuffer.wrap(g.getInt96(idx, 0).getBytes()).order(ByteOrder.LITTLE_ENDIAN);
       long nanosOfDay = buf.getLong();
       long julianDay = buf.getInt();
-      return Instant.EPOCH.plus((julianDay - JULIAN_DAY_OF_EPOCH) * NANOS_PER_DAY + nanosOfDay, ChronoUnit.NANOS);
+      // day and nanosecond arithmetic: nanos since the epoch overflow a long outside 1677..2262
+      return Instant.ofEpochSecond((julianDay - JULIAN_DAY_OF_EPOCH) * SECONDS_PER_DAY + nanosOfDay / NANOS_PER_SECOND,
+          nanosOfDay % NANOS_PER_SECOND);
     }
     long raw = g.getLong(idx, 0);
     return pt.getOriginalType() == OriginalType.TIMESTAMP_MILLIS
@@ -245,10 +248,14 @@ public final class ParquetRows {
         : Instant.EPOCH.plus(raw, ChronoUnit.MICROS);
   }
 
+  /** Micros since the epoch (ChronoUnit.MICROS.between overflows: it counts in nanos). */
+  private static long micros(Instant t) {
+    return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
+  }
+
   static Binary int96(Instant t) {
-    long nanos = ChronoUnit.NANOS.between(Instant.EPOCH, t);
-    long days = Math.floorDiv(nanos, NANOS_PER_DAY);
-    long nanosOfDay = Math.floorMod(nanos, NANOS_PER_DAY);
+    long days = Math.floorDiv(t.getEpochSecond(), SECONDS_PER_DAY);
+    long nanosOfDay = Math.floorMod(t.getEpochSecond(), SECONDS_PER_DAY) * NANOS_PER_SECOND + t.getNano();
     ByteBuffer buf = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
     buf.putLong(nanosOfDay).putInt((int) (days + JULIAN_DAY_OF_EPOCH));
     return Binary.fromConstantByteArray(buf.array());

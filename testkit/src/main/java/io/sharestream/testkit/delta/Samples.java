@@ -64,6 +64,28 @@ public final class Samples {
         row("id", 3L));
   }
 
+  /** Dates at the ends of Spark's range and around the calendar switch (1582-10-15) and the legacy-rebase bound. */
+  public static final List<LocalDate> CALENDAR_EDGE_DATES = List.of(LocalDate.of(1, 1, 1), LocalDate.of(1000, 1, 1),
+      LocalDate.of(1582, 10, 4), LocalDate.of(1582, 10, 15), LocalDate.of(1899, 12, 31), LocalDate.of(9999, 12, 31));
+
+  /** Timestamps at the ends of Spark's range, outside INT96's nanosecond-long range, and around 1900-01-01. */
+  public static final List<Instant> CALENDAR_EDGE_TIMESTAMPS = List.of(Instant.parse("0001-01-01T00:00:00Z"),
+      Instant.parse("1000-01-01T00:00:00.123456Z"), Instant.parse("1899-12-31T23:59:59.999999Z"),
+      Instant.parse("2262-04-12T00:00:00Z"), Instant.parse("2500-06-30T12:00:00.000001Z"),
+      Instant.parse("9999-12-31T23:59:59.999999Z"));
+
+  /** A schema {@code (id long, d date, ts timestamp)} and one row per edge date and timestamp, paired in order. */
+  public static final DeltaType.StructType CALENDAR_EDGES = DeltaType.struct(DeltaType.field("id", DeltaType.LONG),
+      DeltaType.field("d", DeltaType.DATE), DeltaType.field("ts", DeltaType.TIMESTAMP));
+
+  public static List<Map<String, Object>> calendarEdgeRows() {
+    List<Map<String, Object>> rows = new java.util.ArrayList<>();
+    for (int i = 0; i < CALENDAR_EDGE_DATES.size(); i++) {
+      rows.add(row("id", (long) i, "d", CALENDAR_EDGE_DATES.get(i), "ts", CALENDAR_EDGE_TIMESTAMPS.get(i)));
+    }
+    return rows;
+  }
+
   /** A row map from alternating column names and values. */
   public static Map<String, Object> row(Object... namesAndValues) {
     Map<String, Object> m = new LinkedHashMap<>();

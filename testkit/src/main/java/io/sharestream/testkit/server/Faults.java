@@ -39,6 +39,7 @@ public final class Faults {
   private final List<Rule> rules = new ArrayList<>();
   private volatile Duration urlTtl;
   private volatile Duration storageDelayPerChunk = Duration.ZERO;
+  private volatile Duration storageLatency = Duration.ZERO;
 
   /** Answers the next {@code times} requests with 429 and {@code Retry-After: retryAfterSeconds}. */
   public Faults rateLimit(Endpoint target, int times, int retryAfterSeconds) {
@@ -106,10 +107,17 @@ public final class Faults {
     return this;
   }
 
+  /** Waits {@code latency} before answering each file download (an object store's time to first byte). */
+  public Faults storageLatency(Duration latency) {
+    this.storageLatency = latency;
+    return this;
+  }
+
   public synchronized void clear() {
     rules.clear();
     urlTtl = null;
     storageDelayPerChunk = Duration.ZERO;
+    storageLatency = Duration.ZERO;
   }
 
   /** Rules not yet used up. */
@@ -142,6 +150,10 @@ public final class Faults {
 
   Duration urlTtl() {
     return urlTtl;
+  }
+
+  Duration storageLatency() {
+    return storageLatency;
   }
 
   Duration storageDelayPerChunk() {

@@ -47,6 +47,10 @@ final class StorageHandler implements HttpHandler {
   }
 
   private int serve(HttpExchange exchange, String rawPath, String range) throws IOException {
+    Duration latency = server.faults().storageLatency();
+    if (!latency.isZero()) {
+      sleep(latency);
+    }
     Faults.Rule fault = server.faults().claim(Endpoint.STORAGE);
     if (fault != null && fault.kind == Faults.Kind.DELAY) {
       sleep(fault.delay);

@@ -240,6 +240,31 @@ class DeltaTableWriterTest {
     assertThat(w.readAll()).hasSize(2000);
   }
 
+  @ParameterizedTest
+  @EnumSource(TimestampEncoding.class)
+  void datesAndTimestampsFromYear1To9999RoundTripInEitherEncoding(TimestampEncoding encoding) {
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("edges"), Samples.CALENDAR_EDGES).timestamps(encoding)
+        .commit();
+    w.append(Samples.calendarEdgeRows());
+    assertThat(w.readAll()).containsExactlyElementsOf(Samples.calendarEdgeRows());
+  }
+
+  @Test
+  void checkpointHoldsTheLiveFilesSoTheLogCanBeCleanedUpBeforeIt() {
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("cp"), ALL_TYPES).commit();
+    w.append(ids(0, 3));
+    w.append(ids(3, 5));
+    w.deleteWhere(r -> r.get("id").equals(0L));
+    long checkpointed = w.checkpoint();
+    assertThat(w.dir().resolve("_delta_log/_last_checkpoint")).exists();
+    w.append(ids(5, 6));
+    w.cleanUpLogBefore(checkpointed);
+    assertThat(w.log().earliestVersion()).isEqualTo(checkpointed);
+    assertThat(w.log().snapshot(checkpointed).files()).hasSize(2);
+    assertThat(w.readAll()).extracting(r -> r.get("id")).containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L);
+    assertThatThrownBy(() -> w.cleanUpLogBefore(w.version())).hasMessageContaining("no checkpoint");
+  }
+
   @Test
   void openingAnotherTablesDirectoryTwiceIsRefused() {
     DeltaTableWriter.create(tmp.resolve("x"), ALL_TYPES).commit();

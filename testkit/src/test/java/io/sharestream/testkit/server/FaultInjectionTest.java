@@ -128,6 +128,18 @@ class FaultInjectionTest {
   }
 
   @Test
+  void storageLatencyDelaysEveryDownloadRequest() {
+    server.faults().storageLatency(Duration.ofMillis(100));
+    String url = http.query("s.sc.t", "{}").lines("file").get(0).path("url").asText();
+    for (String range : new String[] {"bytes=0-3", null}) {
+      long start = System.nanoTime();
+      byte[] bytes = Http.downloadBytes(url, range);
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(100));
+      assertThat(new String(bytes, 0, 4, StandardCharsets.US_ASCII)).isEqualTo("PAR1");
+    }
+  }
+
+  @Test
   void urlsExpireAfterTheConfiguredLifetime() throws Exception {
     server.faults().urlTtl(Duration.ofSeconds(1));
     long before = System.currentTimeMillis();

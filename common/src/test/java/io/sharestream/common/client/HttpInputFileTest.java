@@ -1,0 +1,146 @@
+package io.sharestream.common.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sharestream.common.model.FileAction;
+import io.sharestream.common.parquet.ParquetRowReader;
+import io.sharestream.common.parquet.ReadSettings;
+import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.common.profile.TableRef;
+import io.sharestream.common.types.StructField;
+import io.sharestream.common.types.StructType;
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import io.sharestream.testkit.server.Endpoint;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Storage requests per file: the footer from one tail read, the column chunks read by exact (coalesced) ranges. */
+class HttpInputFileTest {
+  static final DeltaType.StructType WIDE = DeltaType.struct(DeltaType.field("id", DeltaType.LONG),
+      DeltaType.field("a", DeltaType.STRING), DeltaType.field("b", DeltaType.STRING),
+      DeltaType.field("c", DeltaType.STRING), DeltaType.field("d", DeltaType.STRING));
+
+  @TempDir Path tmp;
+  DeltaSharingServer server;
+  DeltaSharingClient client;
+  FileAction big;
+  FileAction small;
+  StructType schema;
+
+  @BeforeEach
+  void start() {
+    DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve("t"), WIDE).commit();
+    t.append(rows(0, 20_000)); // one file, one row group, ~1.3 MB of incompressible text
+    t.append(rows(0, 10)); // a file smaller than the tail read
+    server = DeltaSharingServer.builder().table("s", "sc", "t", t.dir(), true).start();
+    client = new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()), ClientSettings.DEFAULT);
+    List<FileAction> files = new ArrayList<>();
+    try (FileListing l = client.query(new TableRef("s", "sc", "t"), QueryRequest.changes(1, 2L))) {
+      schema = l.metadata().schema();
+      l.forEachRemaining(a -> files.add((FileAction) a));
+    }
+    big = files.stream().filter(f -> f.version() == 1).findFirst().orElseThrow();
+    small = files.stream().filter(f -> f.version() == 2).findFirst().orElseThrow();
+    assertThat(big.size()).isGreaterThan(HttpInputFile.TAIL_BYTES * 4);
+    assertThat(small.size()).isLessThan(HttpInputFile.TAIL_BYTES);
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private static List<Map<String, Object>> rows(long from, long to) {
+    Random random = new Random(from);
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (long i = from; i < to; i++) {
+      out.add(Map.of("id", i, "a", hex(random), "b", hex(random), "c", hex(random), "d", hex(random)));
+    }
+    return out;
+  }
+
+  private static String hex(Random r) {
+    return Long.toHexString(r.nextLong()) + Long.toHexString(r.nextLong());
+  }
+
+  private long read(HttpInputFile in, StructType readSchema) {
+    long n = 0;
+    try (ParquetRowReader r = ParquetRowReader.open(in, "f", readSchema, List.of(), Map.of(), ReadSettings.DEFAULT,
+        0)) {
+      while (r.hasNext()) {
+        r.next();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private HttpInputFile input(FileAction f) {
+    return new HttpInputFile(client, SignedUrl.fixed(f.url()), f.size(), f.id());
+  }
+
+  @Test
+  void aFullReadOfASingleRowGroupFileTakesTwoRequestsAndASmallFileOne() {
+    server.requests().clear();
+    HttpInputFile in = input(big);
+    assertThat(read(in, schema)).isEqualTo(20_000);
+    assertThat(in.requests()).isEqualTo(2);
+    assertThat(server.requests().count(Endpoint.STORAGE)).isEqualTo(2);
+    assertThat(in.bytesRead()).isLessThanOrEqualTo(big.size() + HttpInputFile.TAIL_BYTES);
+
+    HttpInputFile whole = input(small);
+    assertThat(read(whole, schema)).isEqualTo(10);
+    assertThat(whole.requests()).isEqualTo(1);
+    assertThat(whole.bytesRead()).isEqualTo(small.size());
+  }
+
+  @Test
+  void aProjectionReadsOnlyItsColumnChunksWithNearAdjacentOnesCoalesced() {
+    // column chunks: id ~160 KB, then a, b, c, d ~650 KB each
+    HttpInputFile near = input(big);
+    assertThat(read(near, new StructType(List.of(schema.field("id"), schema.field("b"))))).isEqualTo(20_000);
+    assertThat(near.requests()).as("id and b, less than %d bytes apart: one range", HttpInputFile.COALESCE_GAP)
+        .isEqualTo(2);
+    assertThat(near.bytesRead()).as("c and d are not downloaded").isLessThan(big.size() * 3 / 4);
+
+    HttpInputFile far = input(big);
+    assertThat(read(far, new StructType(List.of(schema.field("id"), schema.field("c"))))).isEqualTo(20_000);
+    assertThat(far.requests()).as("id and c, farther apart: two ranges").isEqualTo(3);
+    assertThat(far.bytesRead()).as("a and b are skipped").isLessThan(big.size() / 2);
+  }
+
+  @Test
+  void theRowCountNeedsOnlyTheFooter() {
+    HttpInputFile in = input(big);
+    try (ParquetRowReader r = ParquetRowReader.open(in, "f", new StructType(List.<StructField>of()), List.of(),
+        Map.of(), ReadSettings.DEFAULT, 0)) {
+      assertThat(r.rowCount()).isEqualTo(20_000);
+    }
+    assertThat(in.requests()).isEqualTo(1);
+  }
+
+  @Test
+  void aPrefetchedFooterIsNotFetchedAgain() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      HttpInputFile in = input(big).prefetchFooter(pool);
+      pool.submit(() -> { }).get(); // the prefetch ran
+      assertThat(in.requests()).isEqualTo(1);
+      assertThat(read(in, schema)).isEqualTo(20_000);
+      assertThat(in.requests()).isEqualTo(2);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package io.sharestream.spark;
+
+import org.apache.spark.sql.SparkSession;
+
+/** The one local SparkSession of this module's test JVM (a session start costs seconds). */
+final class TestSpark {
+  private static SparkSession session;
+
+  private TestSpark() {}
+
+  static synchronized SparkSession session() {
+    if (session == null) {
+      session = SparkSession.builder().master("local[2]").appName("sharestream-tests")
+          .config("spark.ui.enabled", "false")
+          .config("spark.driver.host", "127.0.0.1")
+          .config("spark.driver.bindAddress", "127.0.0.1")
+          .config("spark.sql.shuffle.partitions", "2")
+          .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+          .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+          .getOrCreate();
+    }
+    return session;
+  }
+}
