@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.tables.DeltaTable;
 import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.DeltaSharingClient;
-import io.sharestream.common.client.HttpInputFile;
+import io.sharestream.common.parquet.ReadSettings;
 import io.sharestream.common.planner.AdmissionLimits;
 import io.sharestream.common.planner.Position;
 import io.sharestream.common.planner.SharingStreamPlanner;
@@ -26,7 +26,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -160,7 +159,7 @@ class DeltaLake24InteropTest {
           StreamPlanner.Plan plan = planner.plan(pos, AdmissionLimits.files(5));
           for (WorkUnit u : plan.units()) {
             try (UnitReader r = UnitReader.open(client, u, planner.signedUrl(u), planner.schema(),
-                planner.metadata().partitionColumns(), ZoneOffset.UTC, 0, HttpInputFile.DEFAULT_READ_AHEAD)) {
+                planner.metadata().partitionColumns(), ReadSettings.DEFAULT, 0)) {
               r.forEachRemaining(c -> actual.merge(u.version() + ":" + c.changeType(), 1L, Long::sum));
             }
           }
