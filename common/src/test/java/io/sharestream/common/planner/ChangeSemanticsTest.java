@@ -2,6 +2,7 @@ package io.sharestream.common.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sharestream.testkit.delta.ChangeMatrix;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -12,43 +13,11 @@ import org.junit.jupiter.api.io.TempDir;
 class ChangeSemanticsTest {
   @TempDir Path tmp;
 
-  private static final List<String> APPENDS = List.of(
-      "0:insert@1/u0", "1:insert@1/u1", "2:insert@1/u2", "3:insert@1/u3", "4:insert@1/u4", "5:insert@1/u5",
-      "6:insert@2/u6", "7:insert@2/u7", "8:insert@2/u8");
   private static final List<String> LAST = List.of("9:insert@7/u9", "10:insert@7/u10");
 
-  private static List<String> concat(List<?>... parts) {
-    List<String> out = new java.util.ArrayList<>();
-    for (List<?> p : parts) {
-      p.forEach(x -> out.add((String) x));
-    }
-    return out;
-  }
-
-  /** Versions must come in order; within a version rows follow the file order (by file id), so compare as sets. */
+  /** Versions come in order; within a version rows follow the files' ids, so they are compared as sets. */
   static void assertFlow(List<String> actual, List<String> expected) {
-    assertThat(versions(actual)).as("versions in stream order").isEqualTo(versions(expected));
-    java.util.Map<String, List<String>> a = byVersion(actual);
-    java.util.Map<String, List<String>> e = byVersion(expected);
-    assertThat(a.keySet()).isEqualTo(e.keySet());
-    e.forEach((v, rows) -> assertThat(a.get(v)).as("rows of version %s", v).containsExactlyInAnyOrderElementsOf(rows));
-  }
-
-  private static List<String> versions(List<String> rows) {
-    List<String> out = new java.util.ArrayList<>();
-    for (String r : rows) {
-      String v = r.replaceAll(".*@(\\d+).*", "$1");
-      if (out.isEmpty() || !out.get(out.size() - 1).equals(v)) {
-        out.add(v);
-      }
-    }
-    return out;
-  }
-
-  private static java.util.Map<String, List<String>> byVersion(List<String> rows) {
-    java.util.Map<String, List<String>> m = new java.util.TreeMap<>();
-    rows.forEach(r -> m.computeIfAbsent(r.replaceAll(".*@(\\d+).*", "$1"), k -> new java.util.ArrayList<>()).add(r));
-    return m;
+    assertThat(ChangeMatrix.canonical(actual)).isEqualTo(ChangeMatrix.canonical(expected));
   }
 
   private List<String> run(boolean cdf, Map<String, String> options) {
@@ -60,29 +29,28 @@ class ChangeSemanticsTest {
 
   @Test
   void skipChangeCommitsLetsOnlyAppendsFlow() {
-    List<String> expected = concat(APPENDS, LAST);
-    assertFlow(run(true, Map.of("startingVersion", "0", "skipChangeCommits", "true")), expected);
-    assertFlow(run(false, Map.of("startingVersion", "0", "skipChangeCommits", "true")), expected);
+    for (boolean cdf : new boolean[] {true, false}) {
+      assertFlow(run(cdf, Map.of("startingVersion", "0", "skipChangeCommits", "true")),
+          ChangeMatrix.expected(ChangeMatrix.Mode.SKIP_CHANGE_COMMITS, cdf));
+    }
   }
 
   @Test
   void defaultModeEmitsNewRowImagesFromChangeDataWhenRecorded() {
     // v3: only the post-image of id 4; v4 (a delete) has no new image
-    assertFlow(run(true, Map.of("startingVersion", "0")), concat(APPENDS, List.of("4:update_postimage@3/x4"), LAST));
+    assertFlow(run(true, Map.of("startingVersion", "0")), ChangeMatrix.expected(ChangeMatrix.Mode.DEFAULT, true));
   }
 
   @Test
   void defaultModeEmitsAllRowsOfAddedFilesWithoutChangeData() {
     // v3 rewrote file {3,4,5}; v4 rewrote file {0,1,2} without 0
-    assertFlow(run(false, Map.of("startingVersion", "0")), concat(APPENDS,
-        List.of("3:insert@3/u3", "4:insert@3/x4", "5:insert@3/u5", "1:insert@4/u1", "2:insert@4/u2"), LAST));
+    assertFlow(run(false, Map.of("startingVersion", "0")), ChangeMatrix.expected(ChangeMatrix.Mode.DEFAULT, false));
   }
 
   @Test
   void readChangeFeedEmitsEveryChangeFromChangeData() {
     List<String> rows = run(true, Map.of("startingVersion", "1", "readChangeFeed", "true"));
-    assertFlow(rows, concat(APPENDS, List.of("4:update_preimage@3/u4", "4:update_postimage@3/x4", "0:delete@4/u0"),
-        LAST));
+    assertFlow(rows, ChangeMatrix.expected(ChangeMatrix.Mode.READ_CHANGE_FEED, true));
     // within a change data file rows keep file order: the pre-image before the post-image
     assertThat(rows.indexOf("4:update_preimage@3/u4")).isLessThan(rows.indexOf("4:update_postimage@3/x4"));
   }
@@ -90,9 +58,8 @@ class ChangeSemanticsTest {
   @Test
   void readChangeFeedDerivesDeletesAndInsertsWithoutChangeData() {
     // v3: the removed file's rows as deletes, the added file's as inserts (files ordered by id)
-    assertFlow(run(false, Map.of("startingVersion", "1", "readChangeFeed", "true")), concat(APPENDS,
-        List.of("3:delete@3/u3", "4:delete@3/u4", "5:delete@3/u5", "3:insert@3/u3", "4:insert@3/x4", "5:insert@3/u5",
-            "0:delete@4/u0", "1:delete@4/u1", "2:delete@4/u2", "1:insert@4/u1", "2:insert@4/u2"), LAST));
+    assertFlow(run(false, Map.of("startingVersion", "1", "readChangeFeed", "true")),
+        ChangeMatrix.expected(ChangeMatrix.Mode.READ_CHANGE_FEED, false));
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.sharestream.common.parquet.ReadSettings;
 import io.sharestream.common.client.RetrySettings;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.TableRef;
+import io.sharestream.testkit.delta.ChangeMatrix;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
 import io.sharestream.testkit.server.DeltaSharingServer;
@@ -13,18 +14,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/**
- * The planner tests' table, with every kind of commit:
- * v0 create; v1 append ids 0-5 in files {0,1,2} {3,4,5}; v2 append 6-8; v3 update id 4 (name u4 -> x4);
- * v4 delete id 0; v5 compaction; v6 add column score; v7 append 9, 10 with scores.
- */
+/** The planner tests' table: the kit's {@link ChangeMatrix} table (every kind of commit), served. */
 final class PlannerFixture implements AutoCloseable {
-  static final DeltaType.StructType SCHEMA = DeltaType.struct(DeltaType.field("id", DeltaType.LONG, false),
-      DeltaType.field("name", DeltaType.STRING));
+  static final DeltaType.StructType SCHEMA = ChangeMatrix.SCHEMA;
   static final TableRef T = new TableRef("s", "sc", "t");
 
   final DeltaTableWriter table;
@@ -32,33 +27,14 @@ final class PlannerFixture implements AutoCloseable {
   final DeltaSharingClient client;
 
   PlannerFixture(Path dir, boolean cdf) {
-    table = DeltaTableWriter.create(dir, SCHEMA).changeDataFeed(cdf).commit(); // 0
-    table.append(rows(0, 6), 3); // 1
-    table.append(rows(6, 9)); // 2
-    table.updateWhere(r -> r.get("id").equals(4L), r -> {
-      r.put("name", "x4");
-      return r;
-    }); // 3
-    table.deleteWhere(r -> r.get("id").equals(0L)); // 4
-    table.compact(); // 5
-    table.addColumn(DeltaType.field("score", DeltaType.DOUBLE)); // 6
-    List<Map<String, Object>> scored = rows(9, 11);
-    scored.forEach(r -> r.put("score", 1.5));
-    table.append(scored); // 7
+    table = ChangeMatrix.write(dir, cdf);
     server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true).start();
     client = new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()), ClientSettings.DEFAULT
         .withRetry(new RetrySettings(3, Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMinutes(1))));
   }
 
   static List<Map<String, Object>> rows(long from, long to) {
-    List<Map<String, Object>> out = new ArrayList<>();
-    for (long i = from; i < to; i++) {
-      Map<String, Object> r = new LinkedHashMap<>();
-      r.put("id", i);
-      r.put("name", "u" + i);
-      out.add(r);
-    }
-    return out;
+    return ChangeMatrix.rows(from, to);
   }
 
   SharingStreamPlanner planner(Map<String, String> options) {

@@ -1,0 +1,571 @@
+package io.sharestream.kafka;
+
+import io.sharestream.common.client.ClientSettings;
+import io.sharestream.common.client.RetrySettings;
+import io.sharestream.common.client.Sleeper;
+import io.sharestream.common.errors.DeltaSharingException;
+import io.sharestream.common.planner.StreamOptions;
+import io.sharestream.common.planner.StreamSettings;
+import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.common.profile.TableRef;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * Every setting of the connector: names, defaults, validators and docs in one place, and the typed values the
+ * connector and its tasks use. The stream options ({@code startingVersion}, {@code startingTimestamp},
+ * {@code skipChangeCommits}, {@code readChangeFeed}, the rebase modes) keep the Spark source's names and are parsed by
+ * the core's {@link StreamOptions}; Kafka-only settings follow Kafka's dotted convention.
+ */
+public final class DeltaSharingSourceConfig extends AbstractConfig {
+  static final String GROUP_CONNECTION = "Connection";
+  static final String GROUP_TABLES = "Tables";
+  static final String GROUP_RECORDS = "Topics and records";
+  static final String GROUP_POLLING = "Polling";
+  static final String GROUP_HTTP = "HTTP";
+
+  // ------------------------------------------------------------------ connection: exactly one credential form
+
+  public static final String PROFILE_PATH = "profile.path";
+  private static final String PROFILE_PATH_DOC = "Path of a Delta Sharing profile file (.share) on every worker. "
+      + "One credential form only: this, profile.json, endpoint + bearer.token, or endpoint + the oauth.* settings.";
+
+  public static final String PROFILE_JSON = "profile.json";
+  private static final String PROFILE_JSON_DOC = "The profile file's JSON content, inline (kept secret).";
+
+  public static final String ENDPOINT = "endpoint";
+  private static final String ENDPOINT_DOC = "The sharing server's endpoint URL, when no profile is given "
+      + "(with bearer.token, or with the oauth.* settings).";
+
+  public static final String BEARER_TOKEN = "bearer.token";
+  private static final String BEARER_TOKEN_DOC = "Bearer token for endpoint (a version 1 profile's bearerToken).";
+
+  public static final String OAUTH_TOKEN_ENDPOINT = "oauth.token.endpoint";
+  private static final String OAUTH_TOKEN_ENDPOINT_DOC = "OAuth 2 token URL for the client-credentials grant.";
+  public static final String OAUTH_CLIENT_ID = "oauth.client.id";
+  private static final String OAUTH_CLIENT_ID_DOC = "OAuth client id.";
+  public static final String OAUTH_CLIENT_SECRET = "oauth.client.secret";
+  private static final String OAUTH_CLIENT_SECRET_DOC = "OAuth client secret.";
+  public static final String OAUTH_SCOPE = "oauth.scope";
+  private static final String OAUTH_SCOPE_DOC = "OAuth scope, if the token endpoint needs one.";
+
+  // ------------------------------------------------------------------ tables and stream options
+
+  public static final String TABLES = "tables";
+  private static final String TABLES_DOC = "Comma-separated shared tables, each <share>.<schema>.<table>. Each needs "
+      + "history sharing. Tables are spread over up to tasks.max tasks.";
+
+  public static final String STARTING_VERSION = StreamOptions.STARTING_VERSION;
+  private static final String STARTING_VERSION_DOC = "Where a table without stored offsets starts: 'latest' (only "
+      + "commits made after the connector starts), 'snapshot' (the rows at the latest version, then every later "
+      + "change) or a version number N (every change committed at N and after). Stored offsets win over it.";
+
+  public static final String STARTING_TIMESTAMP = StreamOptions.STARTING_TIMESTAMP;
+  private static final String STARTING_TIMESTAMP_DOC = "An ISO-8601 instant: start at the first version committed "
+      + "at or after it. Exclusive with startingVersion.";
+
+  public static final String SKIP_CHANGE_COMMITS = StreamOptions.SKIP_CHANGE_COMMITS;
+  private static final String SKIP_CHANGE_COMMITS_DOC = "true: commits that remove or rewrite data (UPDATE, DELETE, "
+      + "MERGE, overwrite) are skipped whole; only pure appends flow.";
+
+  public static final String READ_CHANGE_FEED = StreamOptions.READ_CHANGE_FEED;
+  private static final String READ_CHANGE_FEED_DOC = "true: every change flows with its change type (insert, "
+      + "update_preimage, update_postimage, delete), from the table's change data feed where it was recorded and "
+      + "derived from added and removed files where not.";
+
+  public static final String DATETIME_REBASE_MODE = StreamOptions.DATETIME_REBASE_MODE;
+  private static final String DATETIME_REBASE_MODE_DOC = "Dates before 1582-10-15 and INT64 timestamps before 1900 "
+      + "in files that do not say which calendar wrote them: EXCEPTION (fail, as Spark 3.1), LEGACY (rebase from the "
+      + "hybrid Julian calendar of Spark 2.x) or CORRECTED (read as they are).";
+
+  public static final String INT96_REBASE_MODE = StreamOptions.INT96_REBASE_MODE;
+  private static final String INT96_REBASE_MODE_DOC = "As datetimeRebaseMode, for INT96 timestamps.";
+
+  public static final String PARTITION_TIME_ZONE = StreamOptions.PARTITION_TIME_ZONE;
+  private static final String PARTITION_TIME_ZONE_DOC = "Time zone of timestamp partition values written without "
+      + "an offset.";
+
+  // ------------------------------------------------------------------ topics and records
+
+  public static final String TOPIC_PREFIX = "topic.prefix";
+  private static final String TOPIC_PREFIX_DOC = "Prefix of every topic name, as ${prefix} in topic.template.";
+
+  public static final String TOPIC_TEMPLATE = "topic.template";
+  private static final String TOPIC_TEMPLATE_DOC = "Topic of a table's records, from ${prefix}, ${share}, ${schema} "
+      + "and ${table}. Characters a topic name may not hold become '_'.";
+  static final String TOPIC_TEMPLATE_DEFAULT = "${prefix}${share}.${schema}.${table}";
+
+  public static final String KEY_COLUMNS = "key.columns";
+  private static final String KEY_COLUMNS_DOC = "Record keys: <share>.<schema>.<table>:<column>[,<column>...], "
+      + "tables separated by ';'. The key is a struct of those columns; tables not listed get null keys.";
+
+  public static final String TOMBSTONES_ON_DELETE = "tombstones.on.delete";
+  private static final String TOMBSTONES_ON_DELETE_DOC = "With readChangeFeed=true, follow each delete of a keyed "
+      + "table by a tombstone (same key, null value) so compacted topics drop the row.";
+
+  public static final String TIME_PRECISION_MODE = "time.precision.mode";
+  private static final String TIME_PRECISION_MODE_DOC = "How timestamps (microseconds in Delta) are represented: "
+      + "'connect' (Connect's Timestamp logical type, milliseconds: sub-millisecond digits are lost), 'micros' "
+      + "(int64 microseconds, schema io.sharestream.time.MicroTimestamp / MicroLocalTimestamp for timestamp_ntz) or "
+      + "'string' (ISO-8601 text with every digit). micros and string are lossless.";
+
+  public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
+  private static final String HEARTBEAT_INTERVAL_MS_DOC = "When a table's position moves without records (empty, "
+      + "skipped or OPTIMIZE versions), a heartbeat record to heartbeat.topic stores the new offset at most this "
+      + "often, so a restart does not list those versions again. 0 turns heartbeats off.";
+
+  public static final String HEARTBEAT_TOPIC = "heartbeat.topic";
+  private static final String HEARTBEAT_TOPIC_DOC = "Topic of heartbeat records (key: the table; value: its version).";
+
+  // ------------------------------------------------------------------ polling
+
+  public static final String POLL_INTERVAL_MS = "poll.interval.ms";
+  private static final String POLL_INTERVAL_MS_DOC = "How often a caught-up table asks the server for new versions.";
+
+  public static final String BATCH_MAX_ROWS = "batch.max.rows";
+  private static final String BATCH_MAX_ROWS_DOC = "Most records one poll() returns (a transaction with exactly-once "
+      + "delivery and transaction.boundary=poll).";
+
+  public static final String VERSIONS_PER_REQUEST = "versions.per.request";
+  private static final String VERSIONS_PER_REQUEST_DOC = "Most table versions one query or changes request asks for.";
+
+  public static final String FILES_PER_REQUEST = "files.per.request";
+  private static final String FILES_PER_REQUEST_DOC = "Page size (maxFiles) of query and changes requests; 0 asks "
+      + "for unpaged answers.";
+
+  public static final String FILES_PER_BATCH = "files.per.batch";
+  private static final String FILES_PER_BATCH_DOC = "Most files planned at once for a table; their footers are "
+      + "fetched ahead while earlier files are read.";
+
+  // ------------------------------------------------------------------ HTTP
+
+  public static final String HTTP_CONNECT_TIMEOUT_MS = "http.connect.timeout.ms";
+  public static final String HTTP_REQUEST_TIMEOUT_MS = "http.request.timeout.ms";
+  public static final String HTTP_READ_TIMEOUT_MS = "http.read.timeout.ms";
+  public static final String HTTP_RETRY_MAX_ATTEMPTS = "http.retry.max.attempts";
+  public static final String HTTP_RETRY_BACKOFF_MS = "http.retry.backoff.ms";
+  public static final String HTTP_RETRY_BACKOFF_MAX_MS = "http.retry.backoff.max.ms";
+  public static final String HTTP_RETRY_MAX_DURATION_MS = "http.retry.max.duration.ms";
+
+  /** The settings that form a credential. */
+  static final List<String> CREDENTIAL_SETTINGS = List.of(PROFILE_PATH, PROFILE_JSON, ENDPOINT, BEARER_TOKEN,
+      OAUTH_TOKEN_ENDPOINT, OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, OAUTH_SCOPE);
+
+  /** Valid topic name characters; anything else is replaced. */
+  private static final String TOPIC_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+
+  public static final ConfigDef CONFIG_DEF = configDef();
+
+  private static ConfigDef configDef() {
+    ConfigDef d = new ConfigDef();
+    int o = 0;
+    d.define(PROFILE_PATH, Type.STRING, null, Importance.HIGH, PROFILE_PATH_DOC, GROUP_CONNECTION, ++o, Width.LONG,
+        "Profile file");
+    d.define(PROFILE_JSON, Type.PASSWORD, null, Importance.HIGH, PROFILE_JSON_DOC, GROUP_CONNECTION, ++o, Width.LONG,
+        "Profile JSON");
+    d.define(ENDPOINT, Type.STRING, null, Importance.HIGH, ENDPOINT_DOC, GROUP_CONNECTION, ++o, Width.LONG,
+        "Endpoint");
+    d.define(BEARER_TOKEN, Type.PASSWORD, null, Importance.HIGH, BEARER_TOKEN_DOC, GROUP_CONNECTION, ++o,
+        Width.LONG, "Bearer token");
+    d.define(OAUTH_TOKEN_ENDPOINT, Type.STRING, null, Importance.MEDIUM, OAUTH_TOKEN_ENDPOINT_DOC, GROUP_CONNECTION,
+        ++o, Width.LONG, "OAuth token endpoint");
+    d.define(OAUTH_CLIENT_ID, Type.STRING, null, Importance.MEDIUM, OAUTH_CLIENT_ID_DOC, GROUP_CONNECTION, ++o,
+        Width.MEDIUM, "OAuth client id");
+    d.define(OAUTH_CLIENT_SECRET, Type.PASSWORD, null, Importance.MEDIUM, OAUTH_CLIENT_SECRET_DOC, GROUP_CONNECTION,
+        ++o, Width.MEDIUM, "OAuth client secret");
+    d.define(OAUTH_SCOPE, Type.STRING, null, Importance.LOW, OAUTH_SCOPE_DOC, GROUP_CONNECTION, ++o, Width.MEDIUM,
+        "OAuth scope");
+
+    o = 0;
+    d.define(TABLES, Type.LIST, ConfigDef.NO_DEFAULT_VALUE, new TablesValidator(), Importance.HIGH, TABLES_DOC,
+        GROUP_TABLES, ++o, Width.LONG, "Tables");
+    d.define(STARTING_VERSION, Type.STRING, null, new StreamOptionValidator(), Importance.HIGH,
+        STARTING_VERSION_DOC, GROUP_TABLES, ++o, Width.SHORT, "Starting version",
+        new FixedRecommender("latest", "snapshot", "0"));
+    d.define(STARTING_TIMESTAMP, Type.STRING, null, new StreamOptionValidator(), Importance.MEDIUM,
+        STARTING_TIMESTAMP_DOC, GROUP_TABLES, ++o, Width.MEDIUM, "Starting timestamp");
+    d.define(SKIP_CHANGE_COMMITS, Type.BOOLEAN, false, Importance.MEDIUM, SKIP_CHANGE_COMMITS_DOC, GROUP_TABLES, ++o,
+        Width.SHORT, "Skip change commits");
+    d.define(READ_CHANGE_FEED, Type.BOOLEAN, false, Importance.MEDIUM, READ_CHANGE_FEED_DOC, GROUP_TABLES, ++o,
+        Width.SHORT, "Read change feed");
+    d.define(DATETIME_REBASE_MODE, Type.STRING, "EXCEPTION", new StreamOptionValidator(), Importance.LOW,
+        DATETIME_REBASE_MODE_DOC, GROUP_TABLES, ++o, Width.SHORT, "Datetime rebase mode",
+        new FixedRecommender("EXCEPTION", "LEGACY", "CORRECTED"));
+    d.define(INT96_REBASE_MODE, Type.STRING, "EXCEPTION", new StreamOptionValidator(), Importance.LOW,
+        INT96_REBASE_MODE_DOC, GROUP_TABLES, ++o, Width.SHORT, "INT96 rebase mode",
+        new FixedRecommender("EXCEPTION", "LEGACY", "CORRECTED"));
+    d.define(PARTITION_TIME_ZONE, Type.STRING, "UTC", new StreamOptionValidator(), Importance.LOW,
+        PARTITION_TIME_ZONE_DOC, GROUP_TABLES, ++o, Width.SHORT, "Partition time zone");
+
+    o = 0;
+    d.define(TOPIC_PREFIX, Type.STRING, "", Importance.HIGH, TOPIC_PREFIX_DOC, GROUP_RECORDS, ++o, Width.MEDIUM,
+        "Topic prefix");
+    d.define(TOPIC_TEMPLATE, Type.STRING, TOPIC_TEMPLATE_DEFAULT, new TopicTemplateValidator(), Importance.MEDIUM,
+        TOPIC_TEMPLATE_DOC, GROUP_RECORDS, ++o, Width.LONG, "Topic template");
+    d.define(KEY_COLUMNS, Type.STRING, "", new KeyColumnsValidator(), Importance.MEDIUM, KEY_COLUMNS_DOC,
+        GROUP_RECORDS, ++o, Width.LONG, "Key columns");
+    d.define(TOMBSTONES_ON_DELETE, Type.BOOLEAN, true, Importance.MEDIUM, TOMBSTONES_ON_DELETE_DOC, GROUP_RECORDS,
+        ++o, Width.SHORT, "Tombstones on delete");
+    d.define(TIME_PRECISION_MODE, Type.STRING, TimePrecisionMode.CONNECT.configValue(),
+        ConfigDef.ValidString.in(TimePrecisionMode.configValues()), Importance.MEDIUM, TIME_PRECISION_MODE_DOC,
+        GROUP_RECORDS, ++o, Width.SHORT, "Time precision mode",
+        new FixedRecommender(TimePrecisionMode.configValues()));
+    d.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+        HEARTBEAT_INTERVAL_MS_DOC, GROUP_RECORDS, ++o, Width.SHORT, "Heartbeat interval (ms)");
+    d.define(HEARTBEAT_TOPIC, Type.STRING, "__sharestream-heartbeats", new ConfigDef.NonEmptyString(),
+        Importance.LOW, HEARTBEAT_TOPIC_DOC, GROUP_RECORDS, ++o, Width.MEDIUM, "Heartbeat topic");
+
+    o = 0;
+    d.define(POLL_INTERVAL_MS, Type.LONG, 10_000L, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
+        POLL_INTERVAL_MS_DOC, GROUP_POLLING, ++o, Width.SHORT, "Poll interval (ms)");
+    d.define(BATCH_MAX_ROWS, Type.INT, 10_000, ConfigDef.Range.atLeast(1), Importance.MEDIUM, BATCH_MAX_ROWS_DOC,
+        GROUP_POLLING, ++o, Width.SHORT, "Max records per poll");
+    d.define(VERSIONS_PER_REQUEST, Type.INT, StreamOptions.MAX_VERSIONS_PER_RPC_DEFAULT, ConfigDef.Range.atLeast(1),
+        Importance.LOW, VERSIONS_PER_REQUEST_DOC, GROUP_POLLING, ++o, Width.SHORT, "Versions per request");
+    d.define(FILES_PER_REQUEST, Type.INT, 0, ConfigDef.Range.atLeast(0), Importance.LOW, FILES_PER_REQUEST_DOC,
+        GROUP_POLLING, ++o, Width.SHORT, "Files per request");
+    d.define(FILES_PER_BATCH, Type.INT, 16, ConfigDef.Range.atLeast(1), Importance.LOW, FILES_PER_BATCH_DOC,
+        GROUP_POLLING, ++o, Width.SHORT, "Files per batch");
+
+    o = 0;
+    d.define(HTTP_CONNECT_TIMEOUT_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+        "Connect timeout of HTTP requests.", GROUP_HTTP, ++o, Width.SHORT, "Connect timeout (ms)");
+    d.define(HTTP_REQUEST_TIMEOUT_MS, Type.LONG, 320_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+        "Longest wait for an answer's status and headers.", GROUP_HTTP, ++o, Width.SHORT, "Request timeout (ms)");
+    d.define(HTTP_READ_TIMEOUT_MS, Type.LONG, 120_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+        "Longest wait for the next bytes of an answer's body before the read is retried.", GROUP_HTTP, ++o,
+        Width.SHORT, "Read timeout (ms)");
+    d.define(HTTP_RETRY_MAX_ATTEMPTS, Type.INT, 5, ConfigDef.Range.atLeast(1), Importance.LOW,
+        "Attempts of a request failing with 429, 5xx, a reset connection or a cut answer (4xx are never retried).",
+        GROUP_HTTP, ++o, Width.SHORT, "Retry attempts");
+    d.define(HTTP_RETRY_BACKOFF_MS, Type.LONG, 1_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+        "First wait before a retry; doubled each time, with jitter, never below a Retry-After.", GROUP_HTTP, ++o,
+        Width.SHORT, "Retry backoff (ms)");
+    d.define(HTTP_RETRY_BACKOFF_MAX_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+        "Longest wait between retries.", GROUP_HTTP, ++o, Width.SHORT, "Retry backoff max (ms)");
+    d.define(HTTP_RETRY_MAX_DURATION_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+        "Give up retrying a request after this long in all.", GROUP_HTTP, ++o, Width.SHORT,
+        "Retry max duration (ms)");
+    return d;
+  }
+
+  public DeltaSharingSourceConfig(Map<String, String> props) {
+    super(CONFIG_DEF, props);
+    String problem = credentialProblem(props);
+    if (problem != null) {
+      throw new ConfigException(credentialSetting(props), null, problem);
+    }
+  }
+
+  // ------------------------------------------------------------------ typed values
+
+  /** The configured tables, trimmed, duplicates removed, in order. */
+  public List<TableRef> tables() {
+    return parseTables(getList(TABLES));
+  }
+
+  /** The profile from whichever credential form is configured. */
+  public DeltaSharingProfile profile() {
+    return profile(originalsStrings());
+  }
+
+  /** The core's stream settings. */
+  public StreamSettings streamSettings() {
+    Map<String, String> options = new HashMap<>();
+    for (String name : List.of(STARTING_VERSION, STARTING_TIMESTAMP, SKIP_CHANGE_COMMITS, READ_CHANGE_FEED,
+        DATETIME_REBASE_MODE, INT96_REBASE_MODE, PARTITION_TIME_ZONE)) {
+      Object v = get(name);
+      if (v != null) {
+        options.put(name, v.toString());
+      }
+    }
+    options.put(StreamOptions.MAX_VERSIONS_PER_RPC, Integer.toString(getInt(VERSIONS_PER_REQUEST)));
+    if (getInt(FILES_PER_REQUEST) > 0) {
+      options.put(StreamOptions.MAX_FILES_PER_RPC, Integer.toString(getInt(FILES_PER_REQUEST)));
+    }
+    return StreamOptions.parse(options);
+  }
+
+  public ClientSettings clientSettings(Sleeper sleeper) {
+    RetrySettings retry = new RetrySettings(getInt(HTTP_RETRY_MAX_ATTEMPTS),
+        Duration.ofMillis(getLong(HTTP_RETRY_BACKOFF_MS)),
+        Duration.ofMillis(Math.max(getLong(HTTP_RETRY_BACKOFF_MS), getLong(HTTP_RETRY_BACKOFF_MAX_MS))),
+        Duration.ofMillis(getLong(HTTP_RETRY_MAX_DURATION_MS)));
+    return ClientSettings.DEFAULT.withRetry(retry).withSleeper(sleeper)
+        .withTimeouts(Duration.ofMillis(getLong(HTTP_CONNECT_TIMEOUT_MS)),
+            Duration.ofMillis(getLong(HTTP_REQUEST_TIMEOUT_MS)), Duration.ofMillis(getLong(HTTP_READ_TIMEOUT_MS)))
+        .withUserAgent("sharestream-kafka-connect/" + Version.get());
+  }
+
+  /** The topic of {@code table}'s records: the template rendered, illegal characters replaced. */
+  public String topic(TableRef table) {
+    String t = getString(TOPIC_TEMPLATE).replace("${prefix}", getString(TOPIC_PREFIX))
+        .replace("${share}", table.share()).replace("${schema}", table.schema()).replace("${table}", table.table());
+    return sanitizeTopic(t);
+  }
+
+  static String sanitizeTopic(String name) {
+    StringBuilder b = new StringBuilder(name.length());
+    for (char c : name.toCharArray()) {
+      b.append(TOPIC_CHARS.indexOf(c) >= 0 ? c : '_');
+    }
+    String s = b.length() > 249 ? b.substring(0, 249) : b.toString();
+    return s.equals(".") || s.equals("..") ? "_" + s : s;
+  }
+
+  /** Key columns per table (tables without keys absent). */
+  public Map<TableRef, List<String>> keyColumns() {
+    return parseKeyColumns(getString(KEY_COLUMNS));
+  }
+
+  public boolean tombstonesOnDelete() {
+    return getBoolean(TOMBSTONES_ON_DELETE);
+  }
+
+  public TimePrecisionMode timePrecisionMode() {
+    return TimePrecisionMode.parse(getString(TIME_PRECISION_MODE));
+  }
+
+  public Duration heartbeatInterval() {
+    return Duration.ofMillis(getLong(HEARTBEAT_INTERVAL_MS));
+  }
+
+  public String heartbeatTopic() {
+    return sanitizeTopic(getString(HEARTBEAT_TOPIC));
+  }
+
+  public Duration pollInterval() {
+    return Duration.ofMillis(getLong(POLL_INTERVAL_MS));
+  }
+
+  public int batchMaxRows() {
+    return getInt(BATCH_MAX_ROWS);
+  }
+
+  public int filesPerBatch() {
+    return getInt(FILES_PER_BATCH);
+  }
+
+  // ------------------------------------------------------------------ parsing shared with validation
+
+  static List<TableRef> parseTables(List<String> names) {
+    Set<TableRef> out = new LinkedHashSet<>();
+    for (String n : names) {
+      if (!n.trim().isEmpty()) {
+        out.add(TableRef.parse(n.trim(), "'" + TABLES + "'"));
+      }
+    }
+    if (out.isEmpty()) {
+      throw new ConfigException(TABLES, names, "name at least one table as <share>.<schema>.<table>");
+    }
+    return new ArrayList<>(out);
+  }
+
+  static Map<TableRef, List<String>> parseKeyColumns(String spec) {
+    Map<TableRef, List<String>> out = new LinkedHashMap<>();
+    if (spec == null || spec.trim().isEmpty()) {
+      return out;
+    }
+    for (String entry : spec.split(";")) {
+      if (entry.trim().isEmpty()) {
+        continue;
+      }
+      int colon = entry.lastIndexOf(':');
+      if (colon < 0) {
+        throw new ConfigException(KEY_COLUMNS, spec, "each entry must be <share>.<schema>.<table>:<column>[,...], "
+            + "not '" + entry.trim() + "'");
+      }
+      TableRef table = TableRef.parse(entry.substring(0, colon).trim(), "'" + KEY_COLUMNS + "'");
+      List<String> columns = new ArrayList<>();
+      for (String c : entry.substring(colon + 1).split(",")) {
+        if (!c.trim().isEmpty() && !columns.contains(c.trim())) {
+          columns.add(c.trim());
+        }
+      }
+      if (columns.isEmpty()) {
+        throw new ConfigException(KEY_COLUMNS, spec, "table " + table + " lists no key column");
+      }
+      if (out.put(table, columns) != null) {
+        throw new ConfigException(KEY_COLUMNS, spec, "table " + table + " is listed twice");
+      }
+    }
+    return out;
+  }
+
+  /** The setting a credential problem is reported on: the first credential setting given, else profile.path. */
+  static String credentialSetting(Map<String, String> props) {
+    for (String s : CREDENTIAL_SETTINGS) {
+      if (given(props, s)) {
+        return s;
+      }
+    }
+    return PROFILE_PATH;
+  }
+
+  /** Null when exactly one credential form is complete; else what is wrong. */
+  static String credentialProblem(Map<String, String> props) {
+    boolean path = given(props, PROFILE_PATH);
+    boolean json = given(props, PROFILE_JSON);
+    boolean endpoint = given(props, ENDPOINT);
+    boolean bearer = given(props, BEARER_TOKEN);
+    boolean oauth = given(props, OAUTH_TOKEN_ENDPOINT) || given(props, OAUTH_CLIENT_ID)
+        || given(props, OAUTH_CLIENT_SECRET) || given(props, OAUTH_SCOPE);
+    int forms = (path ? 1 : 0) + (json ? 1 : 0) + (endpoint || bearer || oauth ? 1 : 0);
+    if (forms == 0) {
+      return "no credentials: set " + PROFILE_PATH + ", or " + PROFILE_JSON + ", or " + ENDPOINT + " with "
+          + BEARER_TOKEN + ", or " + ENDPOINT + " with " + OAUTH_TOKEN_ENDPOINT + ", " + OAUTH_CLIENT_ID + " and "
+          + OAUTH_CLIENT_SECRET;
+    }
+    if (forms > 1) {
+      return "more than one credential form is set; keep exactly one of " + PROFILE_PATH + ", " + PROFILE_JSON
+          + ", or the " + ENDPOINT + " settings";
+    }
+    if (endpoint || bearer || oauth) {
+      if (!endpoint) {
+        return ENDPOINT + " is required with " + (bearer ? BEARER_TOKEN : "the oauth.* settings");
+      }
+      if (bearer && oauth) {
+        return "set either " + BEARER_TOKEN + " or the oauth.* settings, not both";
+      }
+      if (!bearer && !oauth) {
+        return ENDPOINT + " needs " + BEARER_TOKEN + " or " + OAUTH_TOKEN_ENDPOINT + ", " + OAUTH_CLIENT_ID
+            + " and " + OAUTH_CLIENT_SECRET;
+      }
+      if (oauth && !(given(props, OAUTH_TOKEN_ENDPOINT) && given(props, OAUTH_CLIENT_ID)
+          && given(props, OAUTH_CLIENT_SECRET))) {
+        return "OAuth needs all of " + OAUTH_TOKEN_ENDPOINT + ", " + OAUTH_CLIENT_ID + " and " + OAUTH_CLIENT_SECRET;
+      }
+    }
+    return null;
+  }
+
+  /** The profile of a valid credential form, read or built (throws the core's InvalidProfileException). */
+  static DeltaSharingProfile profile(Map<String, String> props) {
+    if (given(props, PROFILE_PATH)) {
+      return DeltaSharingProfile.fromFile(Path.of(props.get(PROFILE_PATH).trim()));
+    }
+    if (given(props, PROFILE_JSON)) {
+      return DeltaSharingProfile.fromJson(props.get(PROFILE_JSON));
+    }
+    Map<String, String> fields = new LinkedHashMap<>();
+    fields.put("endpoint", props.get(ENDPOINT).trim());
+    if (given(props, BEARER_TOKEN)) {
+      fields.put("shareCredentialsVersion", "1");
+      fields.put("bearerToken", props.get(BEARER_TOKEN).trim());
+    } else {
+      fields.put("shareCredentialsVersion", "2");
+      fields.put("type", "oauth_client_credentials");
+      fields.put("tokenEndpoint", props.get(OAUTH_TOKEN_ENDPOINT).trim());
+      fields.put("clientId", props.get(OAUTH_CLIENT_ID).trim());
+      fields.put("clientSecret", props.get(OAUTH_CLIENT_SECRET));
+      if (given(props, OAUTH_SCOPE)) {
+        fields.put("scope", props.get(OAUTH_SCOPE).trim());
+      }
+    }
+    return DeltaSharingProfile.fromMap(fields);
+  }
+
+  private static boolean given(Map<String, String> props, String name) {
+    String v = props.get(name);
+    return v != null && !v.trim().isEmpty();
+  }
+
+  // ------------------------------------------------------------------ validators and recommenders
+
+  /** Tables parse as share.schema.table, at least one. */
+  private static final class TablesValidator implements ConfigDef.Validator {
+    @Override
+    @SuppressWarnings("unchecked")
+    public void ensureValid(String name, Object value) {
+      try {
+        parseTables(value == null ? List.of() : (List<String>) value);
+      } catch (DeltaSharingException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "<share>.<schema>.<table>[,...]";
+    }
+  }
+
+  /** A stream option, checked by the core's parser so both engines accept the same values. */
+  private static final class StreamOptionValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      if (value == null) {
+        return;
+      }
+      try {
+        StreamOptions.parse(Map.of(name, value.toString()));
+      } catch (DeltaSharingException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+  }
+
+  private static final class KeyColumnsValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      try {
+        parseKeyColumns(value == null ? null : value.toString());
+      } catch (DeltaSharingException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "<share>.<schema>.<table>:<column>[,<column>...][;...]";
+    }
+  }
+
+  private static final class TopicTemplateValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      String t = value == null ? "" : value.toString();
+      String rest = t.replace("${prefix}", "").replace("${share}", "").replace("${schema}", "")
+          .replace("${table}", "");
+      if (rest.contains("${")) {
+        throw new ConfigException(name, value, "only ${prefix}, ${share}, ${schema} and ${table} may be used");
+      }
+      if (t.trim().isEmpty()) {
+        throw new ConfigException(name, value, "must not be empty");
+      }
+    }
+  }
+
+  /** Recommends a fixed list of values. */
+  private static final class FixedRecommender implements ConfigDef.Recommender {
+    private final List<Object> values;
+
+    FixedRecommender(String... values) {
+      this.values = new ArrayList<>(Arrays.asList((Object[]) values));
+    }
+
+    @Override
+    public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
+      return values;
+    }
+
+    @Override
+    public boolean visible(String name, Map<String, Object> parsedConfig) {
+      return true;
+    }
+  }
+}

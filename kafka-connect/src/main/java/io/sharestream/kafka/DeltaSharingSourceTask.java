@@ -1,0 +1,225 @@
+package io.sharestream.kafka;
+
+import io.sharestream.common.client.DeltaSharingClient;
+import io.sharestream.common.client.Sleeper;
+import io.sharestream.common.errors.DeltaSharingException;
+import io.sharestream.common.errors.ServerErrorException;
+import io.sharestream.common.planner.Position;
+import io.sharestream.common.profile.TableRef;
+import java.io.InterruptedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.source.SourceTask;
+import org.apache.kafka.connect.source.TransactionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Streams its share of the connector's tables. Each {@link #poll()} visits the tables in turn, reading rows until
+ * {@code batch.max.rows} records are ready; a table that is caught up asks for new versions once per
+ * {@code poll.interval.ms}, and a poll with nothing to return waits at most a second. A table's failure from a server
+ * that kept failing through every retry is logged and that table is tried again a poll interval later from its last
+ * record; any other failure stops the task with a message naming the table and the fix.
+ *
+ * <p>{@link #stop()} interrupts an HTTP request or file read in flight and releases every connection and thread.
+ * With exactly-once delivery and {@code transaction.boundary=connector}, transactions end at Delta version
+ * boundaries.
+ */
+public final class DeltaSharingSourceTask extends SourceTask {
+  private static final Logger LOG = LoggerFactory.getLogger(DeltaSharingSourceTask.class);
+  private static final Duration IDLE_WAIT = Duration.ofSeconds(1);
+  private static final AtomicInteger FOOTER_THREADS = new AtomicInteger();
+
+  private final Object guard = new Object();
+  private final Clock clock;
+  private DeltaSharingSourceConfig config;
+  private final List<TableStream> streams = new ArrayList<>();
+  private ExecutorService footers;
+  private int next;
+  private volatile TableStream current;
+  private boolean stopping; // guarded by guard
+  private Thread working; // guarded by guard: the thread inside poll()
+  private boolean closed; // guarded by guard
+
+  public DeltaSharingSourceTask() {
+    this(Clock.systemUTC());
+  }
+
+  DeltaSharingSourceTask(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public String version() {
+    return Version.get();
+  }
+
+  @Override
+  public void start(Map<String, String> props) {
+    config = new DeltaSharingSourceConfig(props);
+    Sleeper counting = wait -> {
+      TableStream s = current;
+      if (s != null) {
+        s.metrics().retries.incrementAndGet();
+      }
+      Sleeper.REAL.sleep(wait);
+    };
+    DeltaSharingClient client = new DeltaSharingClient(config.profile(), config.clientSettings(counting));
+    String connector = props.getOrDefault("name", "connector");
+    String task = props.getOrDefault(DeltaSharingSourceConnector.TASK_ID, "0");
+    footers = Executors.newFixedThreadPool(2, r -> {
+      Thread t = new Thread(r, "sharestream-footers-" + FOOTER_THREADS.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    Map<TableRef, List<String>> keys = config.keyColumns();
+    for (TableRef table : config.tables()) {
+      RecordConverter converter = new RecordConverter(table, config.topic(table), keys.getOrDefault(table, List.of()),
+          config.tombstonesOnDelete(), config.timePrecisionMode());
+      streams.add(new TableStream(table, client, config.streamSettings(), converter,
+          new TableMetrics(connector, task, table), config, footers, clock));
+    }
+    LOG.info("Task {} of {} streams {}", task, connector, config.tables());
+  }
+
+  @Override
+  public List<SourceRecord> poll() throws InterruptedException {
+    synchronized (guard) {
+      if (stopping) {
+        return null;
+      }
+      working = Thread.currentThread();
+    }
+    try {
+      List<SourceRecord> out = new ArrayList<>();
+      boolean more = false;
+      for (int visited = 0; visited < streams.size() && out.size() < config.batchMaxRows(); visited++) {
+        TableStream s = streams.get(next);
+        next = (next + 1) % streams.size();
+        more |= poll(s, out);
+      }
+      endTransactions(out);
+      if (out.isEmpty() && !more) {
+        idle();
+      }
+      return out.isEmpty() ? null : out;
+    } finally {
+      synchronized (guard) {
+        working = null;
+        Thread.interrupted(); // an interrupt from stop() is for the work above, not for the worker's own code
+        if (stopping) {
+          release();
+        }
+      }
+    }
+  }
+
+  /** One table's turn; its failures handled as the class comment says. */
+  private boolean poll(TableStream s, List<SourceRecord> out) {
+    current = s;
+    int before = out.size();
+    Position from = s.started() ? s.position() : null;
+    try {
+      if (!s.started()) {
+        s.start(context.offsetStorageReader().offset(SourceOffsets.partition(s.table())));
+      }
+      return s.poll(out, config.batchMaxRows() - out.size());
+    } catch (RuntimeException e) {
+      out.subList(before, out.size()).clear();
+      if (isStopping() || isInterruption(e)) {
+        return false;
+      }
+      s.metrics().errors.incrementAndGet();
+      if (e instanceof ServerErrorException && from != null) {
+        LOG.warn("Reading {} failed; it is tried again from {} in {} ms: {}", s.table(), from,
+            config.pollInterval().toMillis(), e.getMessage());
+        s.resetTo(from, config.pollInterval());
+        return false;
+      }
+      throw new ConnectException("Streaming " + s.table() + " failed: " + e.getMessage(), e);
+    } finally {
+      current = null;
+    }
+  }
+
+  /** With connector-defined transactions, commits after each record that completes a Delta version. */
+  private void endTransactions(List<SourceRecord> out) {
+    TransactionContext tx = context.transactionContext();
+    if (tx == null) {
+      return;
+    }
+    for (int i = 0; i < out.size(); i++) {
+      SourceRecord r = out.get(i);
+      boolean lastOfOffset = i == out.size() - 1 || out.get(i + 1).sourceOffset() != r.sourceOffset();
+      boolean versionDone = ((Number) r.sourceOffset().get(Position.INDEX)).longValue() == -1;
+      if (lastOfOffset && versionDone) {
+        tx.commitTransaction(r);
+      }
+    }
+  }
+
+  private void idle() throws InterruptedException {
+    synchronized (guard) {
+      if (!stopping) {
+        guard.wait(IDLE_WAIT.toMillis());
+      }
+    }
+  }
+
+  private boolean isStopping() {
+    synchronized (guard) {
+      return stopping;
+    }
+  }
+
+  private static boolean isInterruption(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof InterruptedIOException || t instanceof InterruptedException) {
+        return true;
+      }
+      if (t instanceof DeltaSharingException && String.valueOf(t.getMessage()).startsWith("Interrupted")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public void stop() {
+    synchronized (guard) {
+      stopping = true;
+      guard.notifyAll();
+      if (working != null && working != Thread.currentThread()) {
+        working.interrupt(); // the poll in flight lets go of its request and releases everything itself
+        return;
+      }
+      release();
+    }
+  }
+
+  /** Closes the tables' readers and planners and stops the footer threads (once). */
+  private void release() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (TableStream s : streams) {
+      try {
+        s.close();
+      } catch (RuntimeException e) {
+        LOG.debug("Closing {}: {}", s.table(), e.toString());
+      }
+    }
+    if (footers != null) {
+      footers.shutdownNow();
+    }
+  }
+}

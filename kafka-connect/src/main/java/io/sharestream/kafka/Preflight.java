@@ -1,0 +1,96 @@
+package io.sharestream.kafka;
+
+import io.sharestream.common.client.ClientSettings;
+import io.sharestream.common.client.DeltaSharingClient;
+import io.sharestream.common.client.RetrySettings;
+import io.sharestream.common.client.TableSnapshotInfo;
+import io.sharestream.common.errors.DeltaSharingException;
+import io.sharestream.common.errors.InvalidProfileException;
+import io.sharestream.common.errors.ServerErrorException;
+import io.sharestream.common.errors.UnauthorizedException;
+import io.sharestream.common.errors.VersionNotAvailableException;
+import io.sharestream.common.planner.StartingPoint;
+import io.sharestream.common.planner.StreamSettings;
+import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.common.profile.TableRef;
+import io.sharestream.common.types.StructType;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checks a config against the sharing server before it is deployed, reporting each problem on the setting at
+ * fault: the profile can be read and its credentials are accepted, every table exists and is shared with history,
+ * a starting version is still available, the key columns exist. Change data that was not recorded is mentioned in
+ * the log only: with {@code readChangeFeed=true} such versions are derived, not refused (SPEC §6).
+ */
+final class Preflight {
+  private static final Logger LOG = LoggerFactory.getLogger(Preflight.class);
+  /** Short: a validate request waits for this. */
+  private static final ClientSettings QUICK = ClientSettings.DEFAULT
+      .withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(20), Duration.ofSeconds(20))
+      .withRetry(new RetrySettings(2, Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(30)));
+
+  private Preflight() {}
+
+  /** Adds errors to {@code values} (by setting name); the config itself is already valid field by field. */
+  static void check(Map<String, String> props, Map<String, ConfigValue> values) {
+    String credential = DeltaSharingSourceConfig.credentialSetting(props);
+    DeltaSharingProfile profile;
+    try {
+      profile = DeltaSharingSourceConfig.profile(props);
+    } catch (InvalidProfileException e) {
+      error(values, credential, e.getMessage());
+      return;
+    }
+    DeltaSharingSourceConfig config = new DeltaSharingSourceConfig(props);
+    StreamSettings settings = config.streamSettings();
+    Map<TableRef, List<String>> keys = config.keyColumns();
+    DeltaSharingClient client = new DeltaSharingClient(profile, QUICK.withUserAgent("sharestream-kafka-connect/"
+        + Version.get() + " (validate)"));
+    for (TableRef table : config.tables()) {
+      try {
+        long latest = client.tableVersion(table);
+        TableSnapshotInfo info = client.metadata(table, latest, null); // needs history sharing, as streaming does
+        StartingPoint start = settings.startingPoint();
+        if (start.kind() == StartingPoint.Kind.VERSION && start.version() <= latest) {
+          client.metadata(table, start.version(), null);
+        }
+        checkKeys(table, keys.get(table), info.metadata().schema(), values);
+        if (settings.readChangeFeed() && !info.metadata().changeDataFeedEnabled()) {
+          LOG.info("{} does not record its change data feed at version {}: with readChangeFeed=true its changes "
+              + "are derived from added and removed files (removed files as deletes, added ones as inserts)",
+              table, latest);
+        }
+      } catch (UnauthorizedException | ServerErrorException e) {
+        error(values, credential, e.getMessage());
+        return;
+      } catch (VersionNotAvailableException e) {
+        error(values, DeltaSharingSourceConfig.STARTING_VERSION, "table " + table + ": " + e.getMessage());
+      } catch (DeltaSharingException e) {
+        error(values, DeltaSharingSourceConfig.TABLES, "table " + table + ": " + e.getMessage());
+      }
+    }
+  }
+
+  private static void checkKeys(TableRef table, List<String> keys, StructType schema,
+      Map<String, ConfigValue> values) {
+    if (keys == null) {
+      return;
+    }
+    for (String k : keys) {
+      boolean found = schema.fieldNames().stream().anyMatch(k::equalsIgnoreCase);
+      if (!found) {
+        error(values, DeltaSharingSourceConfig.KEY_COLUMNS, "table " + table + " has no column '" + k + "' (columns: "
+            + schema.fieldNames() + ")");
+      }
+    }
+  }
+
+  static void error(Map<String, ConfigValue> values, String name, String message) {
+    values.computeIfAbsent(name, ConfigValue::new).addErrorMessage(message);
+  }
+}

@@ -1,0 +1,102 @@
+package io.sharestream.kafka;
+
+import io.sharestream.common.profile.TableRef;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Per-table counters of a task, registered in JMX while the task runs. */
+final class TableMetrics implements TableMetricsMBean {
+  private static final Logger LOG = LoggerFactory.getLogger(TableMetrics.class);
+
+  final AtomicLong currentVersion = new AtomicLong(-1);
+  final AtomicLong latestKnownVersion = new AtomicLong(-1);
+  final AtomicLong records = new AtomicLong();
+  final AtomicLong filesRead = new AtomicLong();
+  final AtomicLong bytesRead = new AtomicLong();
+  final AtomicLong lastSuccessfulPollTime = new AtomicLong();
+  final AtomicLong retries = new AtomicLong();
+  final AtomicLong errors = new AtomicLong();
+  private final ObjectName name;
+
+  TableMetrics(String connector, String task, TableRef table) {
+    ObjectName n = null;
+    try {
+      n = new ObjectName("io.sharestream.kafka:type=table-metrics,connector=" + ObjectName.quote(connector)
+          + ",task=" + ObjectName.quote(task) + ",table=" + ObjectName.quote(table.toString()));
+      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      if (server.isRegistered(n)) {
+        server.unregisterMBean(n);
+      }
+      server.registerMBean(this, n);
+    } catch (JMException e) {
+      LOG.warn("Cannot register the metrics of {} in JMX: {}", table, e.toString());
+    }
+    this.name = n;
+  }
+
+  static ObjectName pattern(String connector) throws JMException {
+    return new ObjectName("io.sharestream.kafka:type=table-metrics,connector=" + ObjectName.quote(connector) + ",*");
+  }
+
+  void unregister() {
+    try {
+      if (name != null && ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
+        ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+      }
+    } catch (JMException e) {
+      LOG.debug("Cannot unregister {}: {}", name, e.toString());
+    }
+  }
+
+  @Override
+  public long getCurrentVersion() {
+    return currentVersion.get();
+  }
+
+  @Override
+  public long getLatestKnownVersion() {
+    return latestKnownVersion.get();
+  }
+
+  @Override
+  public long getVersionsBehind() {
+    long current = currentVersion.get();
+    long latest = latestKnownVersion.get();
+    return current < 0 || latest < 0 ? 0 : Math.max(0, latest - current + 1);
+  }
+
+  @Override
+  public long getRecords() {
+    return records.get();
+  }
+
+  @Override
+  public long getFilesRead() {
+    return filesRead.get();
+  }
+
+  @Override
+  public long getBytesRead() {
+    return bytesRead.get();
+  }
+
+  @Override
+  public long getLastSuccessfulPollTime() {
+    return lastSuccessfulPollTime.get();
+  }
+
+  @Override
+  public long getRetries() {
+    return retries.get();
+  }
+
+  @Override
+  public long getErrors() {
+    return errors.get();
+  }
+}

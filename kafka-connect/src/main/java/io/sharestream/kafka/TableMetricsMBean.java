@@ -1,0 +1,28 @@
+package io.sharestream.kafka;
+
+/** JMX view of one table of a task: {@code io.sharestream.kafka:type=table-metrics,connector=..,task=..,table=..}. */
+public interface TableMetricsMBean {
+  /** The version the task is reading (its position's version); -1 before the first plan. */
+  long getCurrentVersion();
+
+  /** The table's latest version as last reported by the server. */
+  long getLatestKnownVersion();
+
+  /** Versions committed but not yet fully read. */
+  long getVersionsBehind();
+
+  long getRecords();
+
+  long getFilesRead();
+
+  long getBytesRead();
+
+  /** Epoch millis of the last poll of this table that succeeded (0: none yet). */
+  long getLastSuccessfulPollTime();
+
+  /** Requests retried after a transient failure (429, 5xx, reset or cut answers). */
+  long getRetries();
+
+  /** Failures that stopped the table's reading. */
+  long getErrors();
+}
