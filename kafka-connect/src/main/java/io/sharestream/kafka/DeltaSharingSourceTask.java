@@ -1,8 +1,7 @@
 package io.sharestream.kafka;
 
 import io.sharestream.common.client.DeltaSharingClient;
-import io.sharestream.common.client.Sleeper;
-import io.sharestream.common.errors.DeltaSharingException;
+import io.sharestream.common.errors.CancelledException;
 import io.sharestream.common.errors.ServerErrorException;
 import io.sharestream.common.planner.Position;
 import io.sharestream.common.profile.TableRef;
@@ -29,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * that kept failing through every retry is logged and that table is tried again a poll interval later from its last
  * record; any other failure stops the task with a message naming the table and the fix.
  *
- * <p>{@link #stop()} interrupts an HTTP request or file read in flight and releases every connection and thread.
+ * <p>{@link #stop()} cancels an HTTP request, file read or retry wait in flight (closing the client; a thread
+ * interrupt cannot free a read blocked in java.net.http) and releases every connection and thread.
  * With exactly-once delivery and {@code transaction.boundary=connector}, transactions end at Delta version
  * boundaries.
  */
@@ -42,11 +42,12 @@ public final class DeltaSharingSourceTask extends SourceTask {
   private final Clock clock;
   private DeltaSharingSourceConfig config;
   private final List<TableStream> streams = new ArrayList<>();
+  private DeltaSharingClient client;
   private ExecutorService footers;
   private int next;
   private volatile TableStream current;
   private boolean stopping; // guarded by guard
-  private Thread working; // guarded by guard: the thread inside poll()
+  private boolean polling; // guarded by guard
   private boolean closed; // guarded by guard
 
   public DeltaSharingSourceTask() {
@@ -65,14 +66,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
   @Override
   public void start(Map<String, String> props) {
     config = new DeltaSharingSourceConfig(props);
-    Sleeper counting = wait -> {
-      TableStream s = current;
-      if (s != null) {
-        s.metrics().retries.incrementAndGet();
-      }
-      Sleeper.REAL.sleep(wait);
-    };
-    DeltaSharingClient client = new DeltaSharingClient(config.profile(), config.clientSettings(counting));
+    client = new DeltaSharingClient(config.profile(), config.clientSettings(this::retryWait));
     String connector = props.getOrDefault("name", "connector");
     String task = props.getOrDefault(DeltaSharingSourceConnector.TASK_ID, "0");
     footers = Executors.newFixedThreadPool(2, r -> {
@@ -90,13 +84,30 @@ public final class DeltaSharingSourceTask extends SourceTask {
     LOG.info("Task {} of {} streams {}", task, connector, config.tables());
   }
 
+  /** A backoff wait before a retry: counted for the table at hand, cut short by {@link #stop()}. */
+  private void retryWait(Duration wait) throws InterruptedException {
+    TableStream s = current;
+    if (s != null) {
+      s.metrics().retries.incrementAndGet();
+    }
+    long end = System.nanoTime() + wait.toNanos();
+    synchronized (guard) {
+      for (long left = wait.toMillis(); !stopping && left > 0; left = (end - System.nanoTime()) / 1_000_000) {
+        guard.wait(left);
+      }
+      if (stopping) {
+        throw new CancelledException("The task is stopping.");
+      }
+    }
+  }
+
   @Override
   public List<SourceRecord> poll() throws InterruptedException {
     synchronized (guard) {
       if (stopping) {
         return null;
       }
-      working = Thread.currentThread();
+      polling = true;
     }
     try {
       List<SourceRecord> out = new ArrayList<>();
@@ -113,8 +124,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
       return out.isEmpty() ? null : out;
     } finally {
       synchronized (guard) {
-        working = null;
-        Thread.interrupted(); // an interrupt from stop() is for the work above, not for the worker's own code
+        polling = false;
         if (stopping) {
           release();
         }
@@ -182,10 +192,8 @@ public final class DeltaSharingSourceTask extends SourceTask {
 
   private static boolean isInterruption(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof InterruptedIOException || t instanceof InterruptedException) {
-        return true;
-      }
-      if (t instanceof DeltaSharingException && String.valueOf(t.getMessage()).startsWith("Interrupted")) {
+      if (t instanceof CancelledException || t instanceof InterruptedIOException
+          || t instanceof InterruptedException) {
         return true;
       }
     }
@@ -196,12 +204,15 @@ public final class DeltaSharingSourceTask extends SourceTask {
   public void stop() {
     synchronized (guard) {
       stopping = true;
-      guard.notifyAll();
-      if (working != null && working != Thread.currentThread()) {
-        working.interrupt(); // the poll in flight lets go of its request and releases everything itself
-        return;
+      guard.notifyAll(); // idle and retry waits end
+    }
+    if (client != null) {
+      client.close(); // requests and reads in flight fail at once
+    }
+    synchronized (guard) {
+      if (!polling) {
+        release(); // else the poll in flight releases everything as it leaves
       }
-      release();
     }
   }
 

@@ -2,6 +2,7 @@ package io.sharestream.common.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sharestream.common.errors.CancelledException;
 import io.sharestream.common.errors.Errors;
 import io.sharestream.common.model.ListedItem;
 import io.sharestream.common.model.ProtocolInfo;
@@ -25,7 +26,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.StringJoiner;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 
 /**
  * The Delta Sharing REST client: every endpoint the streaming and batch paths need, over {@code java.net.http}.
@@ -43,6 +49,9 @@ public final class DeltaSharingClient implements AutoCloseable {
   private final HttpClient http;
   private final CredentialProvider credentials;
   private final Retrier retrier;
+  private final Set<IdleTimeoutInputStream> bodies = ConcurrentHashMap.newKeySet();
+  private final Set<CompletableFuture<?>> exchanges = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
 
   public DeltaSharingClient(DeltaSharingProfile profile, ClientSettings settings) {
     this(profile, settings, Clock.systemUTC());
@@ -71,6 +80,51 @@ public final class DeltaSharingClient implements AutoCloseable {
 
   Retrier retrier() {
     return retrier;
+  }
+
+  /**
+   * Sends {@code request} and waits for its status and headers; {@link #close()} cancels the wait (java.net.http
+   * aborts the exchange when its future is cancelled).
+   */
+  HttpResponse<InputStream> exchange(HttpRequest request, String what) throws IOException {
+    checkOpen();
+    CompletableFuture<HttpResponse<InputStream>> f = http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+    exchanges.add(f);
+    try {
+      if (closed) {
+        f.cancel(true);
+      }
+      return f.get();
+    } catch (CancellationException e) {
+      throw new CancelledException("The request for " + what + " was cancelled: its client was closed.");
+    } catch (InterruptedException e) {
+      f.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted during " + what);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof IOException) {
+        throw (IOException) c;
+      }
+      if (c instanceof RuntimeException) {
+        throw (RuntimeException) c;
+      }
+      throw new IOException(c);
+    } finally {
+      exchanges.remove(f);
+    }
+  }
+
+  /** Wraps a response body this client opened: idle timeout, and cancelled by {@link #close()}. */
+  InputStream body(InputStream in) {
+    checkOpen();
+    return new IdleTimeoutInputStream(in, settings.readTimeout(), bodies);
+  }
+
+  void checkOpen() {
+    if (closed) {
+      throw new CancelledException("The Delta Sharing client was closed.");
+    }
   }
 
   // ------------------------------------------------------------------ lists
@@ -300,6 +354,7 @@ public final class DeltaSharingClient implements AutoCloseable {
     query.forEach((k, v) -> q.add(Http.queryValue(k) + "=" + Http.queryValue(v)));
     URI uri = URI.create(profile.endpoint() + path + q);
     for (int auth = 0; ; auth++) {
+      checkOpen();
       HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(settings.requestTimeout())
           .header("Authorization", credentials.authorizationHeader())
           .header("User-Agent", settings.userAgent());
@@ -312,16 +367,10 @@ public final class DeltaSharingClient implements AutoCloseable {
       } else {
         b.method(method, HttpRequest.BodyPublishers.noBody());
       }
-      HttpResponse<InputStream> r;
-      try {
-        r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted during " + what);
-      }
+      HttpResponse<InputStream> r = exchange(b.build(), what);
       int status = r.statusCode();
       if (status == 200) {
-        return new DelegatingResponse(r, new IdleTimeoutInputStream(r.body(), settings.readTimeout()));
+        return new DelegatingResponse(r, body(r.body()));
       }
       String errorBody = Http.readSmall(r.body(), 64 * 1024);
       if (status == 401 && credentials.renewable() && auth == 0) {
@@ -335,9 +384,20 @@ public final class DeltaSharingClient implements AutoCloseable {
     }
   }
 
+  /**
+   * Cancels every request and read of this client in flight (they fail with {@link CancelledException}) and refuses
+   * new ones. java.net.http's HttpClient has no close before Java 21; its selector thread ends once the client is
+   * no longer referenced.
+   */
   @Override
   public void close() {
-    // java.net.http.HttpClient has no close before Java 21; its threads are daemons and end with it
+    closed = true;
+    for (CompletableFuture<?> f : exchanges) {
+      f.cancel(true);
+    }
+    for (IdleTimeoutInputStream b : bodies) {
+      b.cancel();
+    }
   }
 
   @Override

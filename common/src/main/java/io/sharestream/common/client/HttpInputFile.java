@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
@@ -41,7 +40,7 @@ public final class HttpInputFile implements InputFile, PlannedReads {
 
   private final SignedUrl url;
   private final long length;
-  private final HttpClient http;
+  private final DeltaSharingClient client;
   private final ClientSettings settings;
   private final Retrier retrier;
   private final String name;
@@ -55,7 +54,7 @@ public final class HttpInputFile implements InputFile, PlannedReads {
   public HttpInputFile(DeltaSharingClient client, SignedUrl url, long length, String name) {
     this.url = url;
     this.length = length;
-    this.http = client.http();
+    this.client = client;
     this.settings = client.settings();
     this.retrier = client.retrier();
     this.name = name;
@@ -179,17 +178,11 @@ public final class HttpInputFile implements InputFile, PlannedReads {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url.current())).timeout(settings.requestTimeout())
             .header("Range", "bytes=" + from + "-" + (toExclusive - 1))
             .header("User-Agent", settings.userAgent()).GET().build();
-        HttpResponse<InputStream> r;
         requests.incrementAndGet();
-        try {
-          r = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new InterruptedIOException("interrupted while " + what);
-        }
+        HttpResponse<InputStream> r = client.exchange(request, what);
         int status = r.statusCode();
         if (status == 206 || status == 200) {
-          InputStream body = new IdleTimeoutInputStream(r.body(), settings.readTimeout());
+          InputStream body = client.body(r.body());
           if (status == 200 && from > 0) { // storage ignored the range: skip to it
             skipFully(body, from);
           }

@@ -1,5 +1,6 @@
 package io.sharestream.common.client;
 
+import io.sharestream.common.errors.CancelledException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A response body that fails when no byte arrives for {@code timeout}: java.net.http has no read timeout, so a
  * watchdog closes stalled bodies, and the blocked read ends with an {@link IOException} the retry logic handles.
+ * Its client can also {@link #cancel} it: a read blocked in java.net.http ignores thread interrupts (Java 17), so
+ * closing the body is the one way to free the reader; it then fails with a {@link CancelledException}.
  */
 final class IdleTimeoutInputStream extends FilterInputStream {
   private static final Set<IdleTimeoutInputStream> OPEN = ConcurrentHashMap.newKeySet();
@@ -27,13 +30,28 @@ final class IdleTimeoutInputStream extends FilterInputStream {
   }
 
   private final long timeoutNanos;
+  private final Set<IdleTimeoutInputStream> owner;
   private volatile long lastProgress = System.nanoTime();
   private volatile boolean timedOut;
+  private volatile boolean cancelled;
 
-  IdleTimeoutInputStream(InputStream in, Duration timeout) {
+  /** A body of {@code owner}'s (the open bodies of one client). */
+  IdleTimeoutInputStream(InputStream in, Duration timeout, Set<IdleTimeoutInputStream> owner) {
     super(in);
     this.timeoutNanos = timeout.toNanos();
+    this.owner = owner;
     OPEN.add(this);
+    owner.add(this);
+  }
+
+  /** Closes the body from another thread; a read blocked on it fails with {@link CancelledException}. */
+  void cancel() {
+    cancelled = true;
+    try {
+      close();
+    } catch (IOException | RuntimeException ignored) {
+      // closing is best effort; the reader sees the cancellation either way
+    }
   }
 
   private static void sweep() {
@@ -53,9 +71,14 @@ final class IdleTimeoutInputStream extends FilterInputStream {
 
   @Override
   public int read() throws IOException {
-    int b = guard(super.read());
+    int b;
+    try {
+      b = super.read();
+    } catch (IOException e) {
+      throw failure(e);
+    }
     lastProgress = System.nanoTime();
-    return b;
+    return guard(b);
   }
 
   @Override
@@ -64,17 +87,31 @@ final class IdleTimeoutInputStream extends FilterInputStream {
     try {
       n = super.read(b, off, len);
     } catch (IOException e) {
-      throw timedOut ? timeout() : e;
+      throw failure(e);
     }
     lastProgress = System.nanoTime();
     return guard(n);
   }
 
+  private IOException failure(IOException e) {
+    if (cancelled) {
+      throw cancellation();
+    }
+    return timedOut ? timeout() : e;
+  }
+
   private int guard(int result) throws IOException {
+    if (cancelled) {
+      throw cancellation();
+    }
     if (timedOut) {
       throw timeout();
     }
     return result;
+  }
+
+  private static CancelledException cancellation() {
+    return new CancelledException("The read was cancelled: its client was closed.");
   }
 
   private IOException timeout() {
@@ -84,6 +121,7 @@ final class IdleTimeoutInputStream extends FilterInputStream {
   @Override
   public void close() throws IOException {
     OPEN.remove(this);
+    owner.remove(this);
     super.close();
   }
 }

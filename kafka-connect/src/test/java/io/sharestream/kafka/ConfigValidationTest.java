@@ -1,0 +1,155 @@
+package io.sharestream.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code validate()} reports every bad value on its own setting, checks the config against the server, and passes the
+ * example configs shipped in {@code config/} (with their profile and tables served by the kit).
+ */
+class ConfigValidationTest {
+  @TempDir static Path tmp;
+  static DeltaSharingServer server;
+  static String profile;
+
+  @BeforeAll
+  static void serve() {
+    DeltaTableWriter orders = DeltaTableWriter.create(tmp.resolve("orders"), DeltaType.struct(
+        DeltaType.field("order_id", DeltaType.LONG), DeltaType.field("amount", DeltaType.DOUBLE)))
+        .changeDataFeed(true).commit();
+    DeltaTableWriter customers = DeltaTableWriter.create(tmp.resolve("customers"), DeltaType.struct(
+        DeltaType.field("customer_id", DeltaType.LONG))).commit();
+    server = DeltaSharingServer.builder().table("demo", "sales", "orders", orders.dir(), true)
+        .table("demo", "sales", "customers", customers.dir(), true)
+        .table("demo", "sales", "private", customers.dir(), false).start();
+    profile = server.writeProfile(tmp.resolve("p.share")).toString();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  private static Map<String, List<String>> errors(Map<String, String> config) {
+    Config result = new DeltaSharingSourceConnector().validate(config);
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    for (ConfigValue v : result.configValues()) {
+      if (!v.errorMessages().isEmpty()) {
+        out.put(v.name(), v.errorMessages());
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, String> valid(String... extra) {
+    Map<String, String> c = new HashMap<>(Map.of("profile.path", profile, "tables", "demo.sales.orders"));
+    for (int i = 0; i < extra.length; i += 2) {
+      if (extra[i + 1] == null) {
+        c.remove(extra[i]);
+      } else {
+        c.put(extra[i], extra[i + 1]);
+      }
+    }
+    return c;
+  }
+
+  @Test
+  void aValidConfigHasNoErrors() {
+    assertThat(errors(valid())).isEmpty();
+    assertThat(errors(valid("profile.path", null, "profile.json", server.profileJson()))).isEmpty();
+    assertThat(errors(valid("profile.path", null, "endpoint", server.endpoint(), "bearer.token",
+        server.bearerToken()))).isEmpty();
+    assertThat(errors(valid("readChangeFeed", "true", "key.columns", "demo.sales.orders:order_id",
+        "startingVersion", "0", "time.precision.mode", "string"))).isEmpty();
+  }
+
+  @Test
+  void eachBadValueIsReportedOnItsOwnSetting() {
+    assertThat(errors(valid("tables", "orders"))).containsOnlyKeys("tables");
+    assertThat(errors(valid("tables", ""))).containsOnlyKeys("tables");
+    assertThat(errors(valid("startingVersion", "-1")).get("startingVersion").get(0)).contains("negative");
+    assertThat(errors(valid("startingVersion", "first"))).containsOnlyKeys("startingVersion");
+    assertThat(errors(valid("startingTimestamp", "yesterday"))).containsOnlyKeys("startingTimestamp");
+    assertThat(errors(valid("startingVersion", "1", "startingTimestamp", "2024-01-01T00:00:00Z")))
+        .containsOnlyKeys("startingTimestamp");
+    assertThat(errors(valid("skipChangeCommits", "maybe"))).containsOnlyKeys("skipChangeCommits");
+    assertThat(errors(valid("time.precision.mode", "nanos"))).containsOnlyKeys("time.precision.mode");
+    assertThat(errors(valid("datetimeRebaseMode", "GUESS"))).containsOnlyKeys("datetimeRebaseMode");
+    assertThat(errors(valid("poll.interval.ms", "0"))).containsOnlyKeys("poll.interval.ms");
+    assertThat(errors(valid("batch.max.rows", "-5"))).containsOnlyKeys("batch.max.rows");
+    assertThat(errors(valid("topic.template", "${prefix}${owner}"))).containsOnlyKeys("topic.template");
+    assertThat(errors(valid("key.columns", "demo.sales.orders"))).containsOnlyKeys("key.columns");
+    assertThat(errors(valid("key.columns", "demo.sales.other:id")).get("key.columns").get(0))
+        .contains("not in tables");
+  }
+
+  @Test
+  void exactlyOneCredentialFormIsRequired() {
+    assertThat(errors(valid("profile.path", null)).get("profile.path").get(0)).contains("no credentials");
+    assertThat(errors(valid("profile.json", server.profileJson())).get("profile.path").get(0))
+        .contains("more than one credential form");
+    assertThat(errors(valid("profile.path", null, "bearer.token", "t")).get("bearer.token").get(0))
+        .contains("endpoint is required");
+    assertThat(errors(valid("profile.path", null, "endpoint", server.endpoint(), "oauth.client.id", "c"))
+        .get("endpoint").get(0)).contains("OAuth needs all of");
+  }
+
+  @Test
+  void theServerIsAskedAboutTheProfileAndEveryTable() {
+    assertThat(errors(valid("profile.path", tmp.resolve("missing.share").toString())).get("profile.path").get(0))
+        .contains("does not exist");
+    assertThat(errors(valid("profile.path", null, "endpoint", server.endpoint(), "bearer.token", "wrong"))
+        .get("endpoint").get(0)).contains("HTTP 401");
+    assertThat(errors(valid("tables", "demo.sales.orders,demo.sales.nope")).get("tables").get(0))
+        .contains("demo.sales.nope").contains("HTTP 404");
+    assertThat(errors(valid("tables", "demo.sales.private")).get("tables").get(0)).contains("WITH HISTORY");
+    assertThat(errors(valid("key.columns", "demo.sales.orders:customer")).get("key.columns").get(0))
+        .contains("no column 'customer'");
+    // change data not recorded is no reason to refuse: its versions are derived
+    assertThat(errors(valid("tables", "demo.sales.customers", "readChangeFeed", "true"))).isEmpty();
+  }
+
+  @Test
+  void theShippedExampleConfigsValidate() throws Exception {
+    Path config = Path.of("..", "config");
+    Properties standalone = new Properties();
+    try (InputStream in = Files.newInputStream(config.resolve("delta-sharing-source.properties"))) {
+      standalone.load(in);
+    }
+    Map<String, String> fromProperties = new HashMap<>();
+    standalone.stringPropertyNames().forEach(k -> fromProperties.put(k, standalone.getProperty(k)));
+    List<Map<String, String>> examples = new java.util.ArrayList<>(List.of(fromProperties));
+    for (String json : List.of("delta-sharing-source.json", "delta-sharing-source-avro.json")) {
+      JsonNode n = ConnectHarness.JSON.readTree(config.resolve(json).toFile());
+      Map<String, String> m = new HashMap<>();
+      n.fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().asText()));
+      examples.add(m);
+    }
+    for (Map<String, String> example : examples) {
+      assertThat(example.get("profile.path")).isEqualTo("/etc/sharestream/example.share");
+      example.put("profile.path", profile); // the example profile's server is the kit here
+      assertThat(errors(example)).as(example.toString()).isEmpty();
+    }
+    JsonNode exampleProfile = ConnectHarness.JSON.readTree(config.resolve("example.share").toFile());
+    assertThat(exampleProfile.path("shareCredentialsVersion").asInt()).isEqualTo(1);
+    assertThat(exampleProfile.path("endpoint").asText()).startsWith("https://");
+  }
+}

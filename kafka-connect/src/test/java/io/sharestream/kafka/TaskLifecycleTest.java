@@ -1,0 +1,149 @@
+package io.sharestream.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import io.sharestream.testkit.server.Endpoint;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.source.SourceTaskContext;
+import org.apache.kafka.connect.storage.OffsetStorageReader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The task's own lifecycle: polls bounded in time and records, a stop that interrupts a request in flight, and no
+ * thread left behind. The task runs without a worker here (a minimal context with no stored offsets stands in for
+ * it) because the test counts this JVM's threads, and a worker brings dozens of its own.
+ */
+class TaskLifecycleTest {
+  @TempDir Path tmp;
+  DeltaSharingServer server;
+  Map<String, String> config;
+
+  @BeforeEach
+  void start() {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("t"), ConnectorStreamingTest.EVENTS).commit();
+    table.append(ConnectorStreamingTest.events(0, 50), 10);
+    server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true).start();
+    config = new HashMap<>(ConnectHarness.config(server.writeProfile(tmp.resolve("p.share")).toString(), "s.sc.t",
+        "startingVersion", "0", "batch.max.rows", "7", "poll.interval.ms", "60000"));
+    config.remove("connector.class");
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private static DeltaSharingSourceTask task(Map<String, String> config) {
+    DeltaSharingSourceTask task = new DeltaSharingSourceTask();
+    task.initialize(new SourceTaskContext() {
+      @Override
+      public Map<String, String> configs() {
+        return config;
+      }
+
+      @Override
+      public org.apache.kafka.common.metrics.PluginMetrics pluginMetrics() {
+        return null; // the task publishes its own JMX metrics
+      }
+
+      @Override
+      public OffsetStorageReader offsetStorageReader() {
+        return new OffsetStorageReader() {
+          @Override
+          public <T> Map<String, Object> offset(Map<String, T> partition) {
+            return null;
+          }
+
+          @Override
+          public <T> Map<Map<String, T>, Map<String, Object>> offsets(Collection<Map<String, T>> partitions) {
+            return Map.of();
+          }
+        };
+      }
+    });
+    task.start(config);
+    return task;
+  }
+
+  private static Set<String> threads() {
+    return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
+        .filter(t -> t.getName().startsWith("HttpClient-") || t.getName().startsWith("sharestream-"))
+        .map(t -> t.getName() + "#" + t.getId()).collect(Collectors.toSet());
+  }
+
+  @Test
+  void pollsReturnAtMostBatchMaxRowsAndIdlePollsReturnWithinASecond() throws Exception {
+    DeltaSharingSourceTask task = task(config);
+    try {
+      int total = 0;
+      for (int i = 0; i < 20 && total < 50; i++) {
+        List<SourceRecord> batch = task.poll();
+        if (batch != null) {
+          assertThat(batch.size()).isLessThanOrEqualTo(7);
+          total += batch.size();
+        }
+      }
+      assertThat(total).isEqualTo(50);
+      long t0 = System.nanoTime();
+      assertThat(task.poll()).isNull(); // caught up: the next version poll is a minute away
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
+    } finally {
+      task.stop();
+    }
+  }
+
+  @Test
+  void stopInterruptsARequestInFlightAndLeavesNoThreadBehind() throws Exception {
+    Set<String> before = threads();
+    stopWhileAListingHangs();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    Set<String> left = threads();
+    while (!before.containsAll(left) && System.nanoTime() < deadline) {
+      System.gc(); // java.net.http's selector thread ends once its client is unreachable
+      Thread.sleep(200);
+      left = threads();
+    }
+    left.removeAll(before);
+    assertThat(left).as("threads the task left behind").isEmpty();
+  }
+
+  /** Starts a task whose first listing hangs, stops it from another thread and checks the poll lets go. */
+  private void stopWhileAListingHangs() throws Exception {
+    CountDownLatch reached = new CountDownLatch(1);
+    CountDownLatch never = new CountDownLatch(1);
+    server.faults().pause(Endpoint.QUERY, 1, reached, never); // the listing hangs after its first line
+    DeltaSharingSourceTask task = task(config);
+    ExecutorService poller = Executors.newSingleThreadExecutor();
+    try {
+      Future<List<SourceRecord>> poll = poller.submit(task::poll);
+      assertThat(reached.await(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(threads()).anyMatch(t -> t.startsWith("HttpClient-"));
+      long t0 = System.nanoTime();
+      task.stop();
+      assertThat(poll.get(10, TimeUnit.SECONDS)).isNull();
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
+    } finally {
+      never.countDown();
+      poller.shutdownNow();
+      poller.awaitTermination(10, TimeUnit.SECONDS);
+    }
+  }
+}
