@@ -26,6 +26,8 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  */
 final class ConnectHarness implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
+  /** By name: the plugin tests load the connector from its plugin directory, not from this classpath. */
+  static final String CONNECTOR_CLASS = "io.sharestream.kafka.DeltaSharingSourceConnector";
 
   final EmbeddedConnectCluster connect;
 
@@ -84,7 +86,7 @@ final class ConnectHarness implements AutoCloseable {
   /** A connector config for {@code tables} read with {@code profile}, fast polls, plus {@code extra} pairs. */
   static Map<String, String> config(String profile, String tables, String... extra) {
     Map<String, String> c = new LinkedHashMap<>();
-    c.put("connector.class", DeltaSharingSourceConnector.class.getName());
+    c.put("connector.class", CONNECTOR_CLASS);
     c.put("tasks.max", "1");
     c.put("profile.path", profile);
     c.put("tables", tables);

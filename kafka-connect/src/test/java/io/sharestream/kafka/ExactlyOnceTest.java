@@ -1,0 +1,93 @@
+package io.sharestream.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * With the worker's exactly-once source support enabled, a worker that goes away mid-file and comes back duplicates
+ * nothing and loses nothing, counted by a {@code read_committed} consumer; transactions end at poll batches or, when
+ * the connector defines them, at Delta versions.
+ */
+class ExactlyOnceTest {
+  static ConnectHarness harness;
+  @TempDir Path tmp;
+  DeltaSharingServer server;
+
+  @BeforeAll
+  static void startCluster() {
+    harness = new ConnectHarness("exactly-once", true);
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (harness != null) {
+      harness.close();
+    }
+  }
+
+  @AfterEach
+  void cleanUp() {
+    harness.connect.connectors().forEach(c -> harness.connect.deleteConnector((String) c));
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private void restartMidStreamAndCount(String name, DeltaTableWriter table, int rows, String... extra)
+      throws Exception {
+    server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true).start();
+    String profile = server.writeProfile(tmp.resolve(name + ".share")).toString();
+    Map<String, String> config = ConnectHarness.config(profile, "s.sc.t", "startingVersion", "0",
+        "batch.max.rows", "150", "topic.prefix", name + ".", "exactly.once.support", "required");
+    for (int i = 0; i < extra.length; i += 2) {
+      config.put(extra[i], extra[i + 1]);
+    }
+    server.faults().storageLatency(Duration.ofMillis(50)); // each file takes a while: the restart lands mid-stream
+    harness.deploy(name, config, 1);
+    String topic = name + ".s.sc.t";
+    harness.read(topic, 1000, ConnectorStreamingTest.WAIT, true);
+    harness.connect.removeWorker(); // an open transaction is aborted
+    assertThat(harness.readAll(topic, true).size()).as("committed before the restart").isLessThan(rows);
+    harness.connect.addWorker();
+    harness.connect.assertions().assertConnectorAndExactlyNumTasksAreRunning(name, 1, "did not restart");
+
+    harness.read(topic, rows, ConnectorStreamingTest.WAIT, true);
+    Thread.sleep(1000); // anything extra would be committed by now
+    List<ConnectHarness.Rec> committed = harness.readAll(topic, true);
+    assertThat(committed).hasSize(rows);
+    assertThat(committed.stream().map(ConnectHarness.Rec::id).distinct().count()).isEqualTo(rows);
+    assertThat(harness.endOffset(topic)).as("transaction markers beyond the records").isGreaterThan(rows);
+  }
+
+  @Test
+  void aRestartMidFileDuplicatesNothingWithPollBatchTransactions() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("files"), ConnectorStreamingTest.EVENTS).commit();
+    table.append(ConnectorStreamingTest.events(0, 40_000), 1000); // 40 files, read 150 rows per poll
+    restartMidStreamAndCount("eos-poll", table, 40_000);
+  }
+
+  @Test
+  void aRestartMidVersionDuplicatesNothingWithVersionTransactions() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("versions"), ConnectorStreamingTest.EVENTS)
+        .commit();
+    for (int v = 0; v < 20; v++) {
+      table.append(ConnectorStreamingTest.events(v * 2_000L, (v + 1) * 2_000L), 1000);
+    }
+    restartMidStreamAndCount("eos-version", table, 40_000, "transaction.boundary", "connector");
+    List<String> versions = harness.readAll("eos-version.s.sc.t", true).stream()
+        .map(r -> r.headers.get(RecordConverter.HEADER_VERSION)).distinct().collect(Collectors.toList());
+    assertThat(versions).hasSize(20);
+  }
+}
