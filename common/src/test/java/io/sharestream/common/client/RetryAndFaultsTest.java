@@ -3,6 +3,7 @@ package io.sharestream.common.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sharestream.common.errors.CancelledException;
 import io.sharestream.common.errors.ServerErrorException;
 import io.sharestream.common.model.FileAction;
 import io.sharestream.common.model.SharingAction;
@@ -13,6 +14,11 @@ import io.sharestream.testkit.server.Endpoint;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,6 +50,27 @@ class RetryAndFaultsTest {
   private List<String> ids(QueryRequest q) {
     try (FileListing l = client.query(T, q)) {
       return DeltaSharingClientTest.all(l).stream().map(a -> ((FileAction) a).id()).collect(Collectors.toList());
+    }
+  }
+
+  @Test
+  void closingTheClientCancelsAListingBlockedInFlightAndRefusesNewRequests() throws Exception {
+    CountDownLatch reached = new CountDownLatch(1);
+    CountDownLatch never = new CountDownLatch(1);
+    server.faults().pause(Endpoint.QUERY, 2, reached, never); // the body stops after two lines, the socket stays open
+    ExecutorService reader = Executors.newSingleThreadExecutor();
+    try {
+      Future<List<String>> listing = reader.submit(() -> ids(QueryRequest.latest()));
+      assertThat(reached.await(30, TimeUnit.SECONDS)).isTrue();
+      client.close(); // a thread interrupt would not free a read blocked in java.net.http on Java 17
+      assertThatThrownBy(() -> listing.get(10, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(CancelledException.class);
+      assertThat(sleeper.waits).as("a cancellation is not retried").isEmpty();
+      assertThatThrownBy(() -> client.tableVersion(T))
+          .isInstanceOf(CancelledException.class);
+    } finally {
+      never.countDown();
+      reader.shutdownNow();
     }
   }
 
@@ -135,8 +162,8 @@ class RetryAndFaultsTest {
   void stalledBodiesHitTheReadTimeoutAndAreRetried() throws Exception {
     DeltaSharingClient impatient = new DeltaSharingClient(client.profile(), client.settings()
         .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1)));
-    java.util.concurrent.CountDownLatch reached = new java.util.concurrent.CountDownLatch(1);
-    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    CountDownLatch reached = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
     server.faults().pause(Endpoint.QUERY, 5, reached, release);
     try {
       try (FileListing l = impatient.query(T, QueryRequest.latest())) {

@@ -71,7 +71,7 @@ public final class DeltaSharingServer implements AutoCloseable {
     this.metadataSizes = b.metadataSizes;
     this.timestampResolution = b.timestampResolution;
     this.http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 64);
-    this.baseUrl = "http://127.0.0.1:" + http.getAddress().getPort();
+    this.baseUrl = "http://" + b.advertisedHost + ":" + http.getAddress().getPort();
     this.urls = new FileUrls(baseUrl);
     this.oauth = new OAuthHandler(this);
     AtomicInteger threads = new AtomicInteger();
@@ -99,6 +99,7 @@ public final class DeltaSharingServer implements AutoCloseable {
     private boolean metadataSizes;
     private TimestampResolution timestampResolution = TimestampResolution.EXACT;
     private int port;
+    private String advertisedHost = "127.0.0.1";
 
     /** Shares {@code share.schema.table} from the Delta table at {@code dir}. */
     public Builder table(String share, String schema, String table, Path dir, boolean historyShared) {
@@ -127,6 +128,15 @@ public final class DeltaSharingServer implements AutoCloseable {
     /** How {@code startingTimestamp} on the version endpoint resolves (default {@link TimestampResolution#EXACT}). */
     public Builder timestampResolution(TimestampResolution resolution) {
       this.timestampResolution = resolution;
+      return this;
+    }
+
+    /**
+     * The host name the endpoint and the pre-signed URLs carry (default 127.0.0.1), for clients that reach the
+     * loopback-bound server through a tunnel, e.g. containers via {@code host.testcontainers.internal}.
+     */
+    public Builder advertisedHost(String host) {
+      this.advertisedHost = host;
       return this;
     }
 
