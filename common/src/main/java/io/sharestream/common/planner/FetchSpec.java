@@ -14,6 +14,8 @@ public final class FetchSpec implements Serializable {
   public enum Kind {
     /** {@code query} with {@code version}: a snapshot. */
     SNAPSHOT,
+    /** {@code query} for the latest snapshot (tables without history sharing); its version is the one listed. */
+    LATEST,
     /** {@code query} with {@code startingVersion}/{@code endingVersion}. */
     QUERY,
     /** {@code changes} with {@code startingVersion}/{@code endingVersion}. */
@@ -32,6 +34,10 @@ public final class FetchSpec implements Serializable {
 
   public static FetchSpec snapshot(long version) {
     return new FetchSpec(Kind.SNAPSHOT, version, version);
+  }
+
+  public static FetchSpec latest(long listedVersion) {
+    return new FetchSpec(Kind.LATEST, listedVersion, listedVersion);
   }
 
   public static FetchSpec query(long start, long end) {

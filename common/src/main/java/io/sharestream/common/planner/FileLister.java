@@ -43,6 +43,10 @@ public final class FileLister {
         QueryRequest q = QueryRequest.atVersion(spec.startVersion());
         return client.query(table, pageSize == null ? q : q.maxFiles(pageSize));
       }
+      case LATEST: {
+        QueryRequest q = QueryRequest.latest();
+        return client.query(table, pageSize == null ? q : q.maxFiles(pageSize));
+      }
       case QUERY: {
         QueryRequest q = QueryRequest.changes(spec.startVersion(), spec.endVersion());
         return client.query(table, pageSize == null ? q : q.maxFiles(pageSize));

@@ -154,6 +154,18 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return Math.max(answer, earliestServedVersion(answer, latest));
   }
 
+  /** The last version committed at or before {@code t} (an end instant); -1 when none is. */
+  public long lastVersionAtOrBefore(Instant t) {
+    long first = firstVersionAtOrAfter(t);
+    if (first <= latest) {
+      Long ts = commitTimestamp(first);
+      if (ts != null && ts == t.toEpochMilli()) {
+        return first;
+      }
+    }
+    return first - 1;
+  }
+
   /**
    * The commit timestamp of {@code version} as reported on its startingVersion lines; null when it has no data
    * change lines (OPTIMIZE, metadata-only) or is no longer served.

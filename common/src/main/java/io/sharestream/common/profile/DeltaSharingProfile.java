@@ -20,7 +20,8 @@ import java.util.Objects;
  * (optionally with {@code expirationTime}); version 2 with {@code type=oauth_client_credentials} carries an OAuth
  * token endpoint, client id and secret (and optional scope). {@link #toString()} never shows a secret.
  */
-public final class DeltaSharingProfile {
+public final class DeltaSharingProfile implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
   /** Highest {@code shareCredentialsVersion} this reader understands. */
   public static final int MAX_VERSION = 2;
 

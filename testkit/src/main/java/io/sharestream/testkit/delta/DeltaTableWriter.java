@@ -198,6 +198,28 @@ public final class DeltaTableWriter {
     return commit(actions, "WRITE", params);
   }
 
+  /**
+   * Appends one file of {@code count} rows made by {@code row} as they are written, never all in memory: files of any
+   * size (for memory benchmarks). The file has no stats; the table must be unpartitioned.
+   */
+  public long appendGenerated(long count, java.util.function.LongFunction<Map<String, Object>> row) {
+    Snapshot s = snapshot();
+    if (!s.metadata.partitionColumns.isEmpty()) {
+      throw new IllegalArgumentException("appendGenerated supports unpartitioned tables only");
+    }
+    Iterable<Map<String, Object>> rows = () -> java.util.stream.LongStream.range(0, count).mapToObj(row).iterator();
+    String path = newFileName("part-00000");
+    long size;
+    try {
+      ParquetRows.write(log.resolve(path), s.metadata.schema(), rows, timestamps, rowGroupBytes);
+      size = Files.size(log.resolve(path));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + path, e);
+    }
+    AddFile add = new AddFile(path, Map.of(), size, clock.millis(), true, null);
+    return commit(List.of(add), "WRITE", DeltaAction.JSON.createObjectNode().put("mode", "Append"));
+  }
+
   /** Appends {@code copies} data files each holding the same rows (one write, then byte copies): big tables fast. */
   public long appendCopies(List<Map<String, Object>> rows, int copies) {
     Snapshot s = snapshot();

@@ -60,6 +60,12 @@ public final class ParquetRows {
   /** Writes {@code rows} (only the columns of {@code fileSchema}) to a new Snappy Parquet file. */
   public static void write(Path file, StructType fileSchema, List<Map<String, Object>> rows,
       TimestampEncoding timestamps, int rowGroupBytes) throws IOException {
+    write(file, fileSchema, (Iterable<Map<String, Object>>) rows, timestamps, rowGroupBytes);
+  }
+
+  /** Writes {@code rows} as they are produced (a generator may stand behind them: files larger than memory). */
+  public static void write(Path file, StructType fileSchema, Iterable<Map<String, Object>> rows,
+      TimestampEncoding timestamps, int rowGroupBytes) throws IOException {
     MessageType parquet = ParquetSchemas.toParquet(fileSchema, timestamps);
     SimpleGroupFactory groups = new SimpleGroupFactory(parquet);
     try (ParquetWriter<Group> writer = new GroupWriterBuilder(new LocalOutputFile(file), parquet)

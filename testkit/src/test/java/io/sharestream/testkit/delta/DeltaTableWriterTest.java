@@ -266,6 +266,17 @@ class DeltaTableWriterTest {
   }
 
   @Test
+  void generatedRowsAreWrittenAsTheyAreMadeIntoOneFile() {
+    StructType schema = DeltaType.struct(field("id", DeltaType.LONG), field("s", DeltaType.STRING));
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("gen"), schema).commit();
+    w.appendGenerated(5000, i -> row("id", i, "s", "s" + i));
+    assertThat(w.snapshot().files()).hasSize(1);
+    List<Map<String, Object>> rows = w.readAll();
+    assertThat(rows).hasSize(5000);
+    assertThat(rows.get(4999)).isEqualTo(row("id", 4999L, "s", "s4999"));
+  }
+
+  @Test
   void openingAnotherTablesDirectoryTwiceIsRefused() {
     DeltaTableWriter.create(tmp.resolve("x"), ALL_TYPES).commit();
     assertThatThrownBy(() -> DeltaTableWriter.create(tmp.resolve("x"), ALL_TYPES).commit())
