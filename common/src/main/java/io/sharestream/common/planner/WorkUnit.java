@@ -46,6 +46,11 @@ public final class WorkUnit implements java.io.Serializable {
     this.schema = Objects.requireNonNull(schema);
   }
 
+  /** The id of the table the unit belongs to (its metadata id). */
+  public String tableId() {
+    return tableId;
+  }
+
   public long version() {
     return version;
   }

@@ -5,7 +5,9 @@ import java.util.Locale;
 import java.util.Objects;
 
 /** A shared table's three-part name {@code share.schema.table}. */
-public final class TableRef {
+public final class TableRef implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private final String share;
   private final String schema;
   private final String table;

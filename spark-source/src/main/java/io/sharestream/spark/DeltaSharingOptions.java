@@ -1,0 +1,323 @@
+package io.sharestream.spark;
+
+import io.sharestream.common.errors.InvalidSettingException;
+import io.sharestream.common.parquet.RebaseMode;
+import io.sharestream.common.planner.StreamOptions;
+import io.sharestream.common.planner.StreamSettings;
+import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.common.profile.TablePath;
+import io.sharestream.common.profile.TableRef;
+import io.sharestream.common.types.Instants;
+import java.io.Serializable;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Every option of the {@code deltaSharing} source, case-insensitive: names and docs in one place, parsed into the
+ * typed {@link DeltaSharingOptions} the source works with. The stream options ({@code startingVersion},
+ * {@code startingTimestamp}, {@code skipChangeCommits}, {@code readChangeFeed}, rebase modes) are the core's
+ * {@link StreamOptions}, with the same meaning as in the Kafka connector. An option the source does not know is an
+ * error, not silently ignored.
+ */
+public final class DeltaSharingOptions implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** {@code <profile-file>#<share>.<schema>.<table>}, or {@code <share>.<schema>.<table>} with profile options. */
+  public static final String PATH = "path";
+
+  /** Streaming: most files per micro-batch (Spark admission control). Default 1000. */
+  public static final String MAX_FILES_PER_TRIGGER = "maxFilesPerTrigger";
+  public static final int MAX_FILES_PER_TRIGGER_DEFAULT = 1000;
+
+  /** Streaming: a soft byte budget per micro-batch (at least one file always passes), e.g. {@code 1g}. */
+  public static final String MAX_BYTES_PER_TRIGGER = "maxBytesPerTrigger";
+
+  /** Batch: read the snapshot at this version. */
+  public static final String VERSION_AS_OF = "versionAsOf";
+
+  /** Batch: read the snapshot as of this ISO-8601 instant. */
+  public static final String TIMESTAMP_AS_OF = "timestampAsOf";
+
+  /** Batch with readChangeFeed: the last version of the change range (default: the latest). */
+  public static final String ENDING_VERSION = "endingVersion";
+
+  /** Batch with readChangeFeed: the range ends at the last version committed at or before this instant. */
+  public static final String ENDING_TIMESTAMP = "endingTimestamp";
+
+  /** Profile fields given as options instead of a profile file (the reference client's names). */
+  public static final List<String> PROFILE_OPTIONS = List.of("shareCredentialsVersion", "type", "endpoint",
+      "bearerToken", "expirationTime", "tokenEndpoint", "clientId", "clientSecret", "scope");
+
+  private static final Set<String> KNOWN = known();
+
+  private final DeltaSharingProfile profile;
+  private final TableRef table;
+  private final StreamSettings stream;
+  private final Map<String, String> streamOptions;
+  private final int maxFilesPerTrigger;
+  private final Long maxBytesPerTrigger;
+  private final Long versionAsOf;
+  private final Instant timestampAsOf;
+  private final Long startingVersion;
+  private final Instant startingTimestamp;
+  private final Long endingVersion;
+  private final Instant endingTimestamp;
+
+  private DeltaSharingOptions(Map<String, String> options, java.util.function.Function<String, DeltaSharingProfile>
+      profileFiles) {
+    List<String> unknown = new ArrayList<>();
+    for (String k : options.keySet()) {
+      if (!KNOWN.contains(k.toLowerCase(Locale.ROOT))) {
+        unknown.add(k);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new InvalidSettingException("Unknown option" + (unknown.size() > 1 ? "s " : " ") + unknown
+          + " for format deltaSharing. Known options: " + knownNames()
+          + (unknown.stream().anyMatch(u -> u.equalsIgnoreCase("ignoreChanges") || u.equalsIgnoreCase("ignoreDeletes"))
+              ? ". ignoreChanges and ignoreDeletes are replaced by skipChangeCommits." : "."));
+    }
+    String path = get(options, PATH);
+    if (path == null) {
+      throw new InvalidSettingException("Load a table: .load(\"<profile-file>#<share>.<schema>.<table>\"), or "
+          + ".load(\"<share>.<schema>.<table>\") with the profile as options (" + PROFILE_OPTIONS + ").");
+    }
+    Map<String, String> profileFields = new LinkedHashMap<>();
+    for (String k : PROFILE_OPTIONS) {
+      String v = get(options, k);
+      if (v != null) {
+        profileFields.put(k, v);
+      }
+    }
+    if (profileFields.isEmpty()) {
+      TablePath tp = TablePath.parse(path);
+      this.profile = profileFiles.apply(tp.profileLocation());
+      this.table = tp.table();
+    } else {
+      if (path.contains("#")) {
+        throw new InvalidSettingException("The profile is given twice: as options " + profileFields.keySet()
+            + " and as the file in the path '" + path.substring(0, path.lastIndexOf('#')) + "'. Keep one.");
+      }
+      this.profile = DeltaSharingProfile.fromMap(profileFields);
+      this.table = TableRef.parse(path, "The path");
+    }
+    this.streamOptions = new HashMap<>();
+    for (String k : List.of(StreamOptions.STARTING_VERSION, StreamOptions.STARTING_TIMESTAMP,
+        StreamOptions.SKIP_CHANGE_COMMITS, StreamOptions.READ_CHANGE_FEED, StreamOptions.READ_CHANGE_DATA,
+        StreamOptions.MAX_VERSIONS_PER_RPC, StreamOptions.MAX_FILES_PER_RPC, StreamOptions.URL_REFRESH_MARGIN_SECONDS,
+        StreamOptions.PARTITION_TIME_ZONE, StreamOptions.DATETIME_REBASE_MODE, StreamOptions.INT96_REBASE_MODE)) {
+      String v = get(options, k);
+      if (v != null) {
+        streamOptions.put(k, v);
+      }
+    }
+    this.stream = StreamOptions.parse(streamOptions);
+    String mf = get(options, MAX_FILES_PER_TRIGGER);
+    this.maxFilesPerTrigger = mf == null ? MAX_FILES_PER_TRIGGER_DEFAULT : (int) positive(MAX_FILES_PER_TRIGGER, mf);
+    String mb = get(options, MAX_BYTES_PER_TRIGGER);
+    this.maxBytesPerTrigger = mb == null ? null : bytes(mb);
+    this.versionAsOf = version(options, VERSION_AS_OF);
+    this.timestampAsOf = instant(options, TIMESTAMP_AS_OF);
+    if (versionAsOf != null && timestampAsOf != null) {
+      throw new InvalidSettingException("Set either '" + VERSION_AS_OF + "' or '" + TIMESTAMP_AS_OF + "', not both.");
+    }
+    String sv = get(options, StreamOptions.STARTING_VERSION);
+    this.startingVersion = sv == null || !sv.trim().matches("\\d+") ? null : Long.parseLong(sv.trim());
+    this.startingTimestamp = instant(options, StreamOptions.STARTING_TIMESTAMP);
+    this.endingVersion = version(options, ENDING_VERSION);
+    this.endingTimestamp = instant(options, ENDING_TIMESTAMP);
+    if (endingVersion != null && endingTimestamp != null) {
+      throw new InvalidSettingException("Set either '" + ENDING_VERSION + "' or '" + ENDING_TIMESTAMP + "', not both.");
+    }
+  }
+
+  /** Parses and checks {@code options} (keys in any case); a profile file is read by {@code profileFiles}. */
+  public static DeltaSharingOptions parse(Map<String, String> options,
+      java.util.function.Function<String, DeltaSharingProfile> profileFiles) {
+    return new DeltaSharingOptions(options, profileFiles);
+  }
+
+  private static Set<String> known() {
+    Set<String> k = new TreeSet<>();
+    for (String n : List.of(PATH, MAX_FILES_PER_TRIGGER, MAX_BYTES_PER_TRIGGER, VERSION_AS_OF, TIMESTAMP_AS_OF,
+        ENDING_VERSION, ENDING_TIMESTAMP, StreamOptions.STARTING_VERSION, StreamOptions.STARTING_TIMESTAMP,
+        StreamOptions.SKIP_CHANGE_COMMITS, StreamOptions.READ_CHANGE_FEED, StreamOptions.READ_CHANGE_DATA,
+        StreamOptions.MAX_VERSIONS_PER_RPC, StreamOptions.MAX_FILES_PER_RPC, StreamOptions.URL_REFRESH_MARGIN_SECONDS,
+        StreamOptions.PARTITION_TIME_ZONE, StreamOptions.DATETIME_REBASE_MODE, StreamOptions.INT96_REBASE_MODE)) {
+      k.add(n.toLowerCase(Locale.ROOT));
+    }
+    PROFILE_OPTIONS.forEach(n -> k.add(n.toLowerCase(Locale.ROOT)));
+    return k;
+  }
+
+  private static String knownNames() {
+    List<String> names = new ArrayList<>(List.of(MAX_FILES_PER_TRIGGER, MAX_BYTES_PER_TRIGGER, VERSION_AS_OF,
+        TIMESTAMP_AS_OF, ENDING_VERSION, ENDING_TIMESTAMP, StreamOptions.STARTING_VERSION,
+        StreamOptions.STARTING_TIMESTAMP, StreamOptions.SKIP_CHANGE_COMMITS, StreamOptions.READ_CHANGE_FEED,
+        StreamOptions.MAX_VERSIONS_PER_RPC, StreamOptions.MAX_FILES_PER_RPC, StreamOptions.URL_REFRESH_MARGIN_SECONDS,
+        StreamOptions.PARTITION_TIME_ZONE, StreamOptions.DATETIME_REBASE_MODE, StreamOptions.INT96_REBASE_MODE));
+    names.addAll(PROFILE_OPTIONS);
+    return names.toString();
+  }
+
+  private static String get(Map<String, String> options, String name) {
+    for (Map.Entry<String, String> e : options.entrySet()) {
+      if (e.getKey().equalsIgnoreCase(name) && e.getValue() != null && !e.getValue().trim().isEmpty()) {
+        return e.getValue().trim();
+      }
+    }
+    return null;
+  }
+
+  private static long positive(String name, String v) {
+    try {
+      long n = Long.parseLong(v);
+      if (n > 0) {
+        return n;
+      }
+    } catch (NumberFormatException ignored) {
+      // reported below
+    }
+    throw new InvalidSettingException("'" + name + "' must be a positive integer, not '" + v + "'.");
+  }
+
+  /** A byte size: a number with an optional unit (b, k, m, g, t; case-insensitive, e.g. {@code 512m}). */
+  static long bytes(String v) {
+    String s = v.trim().toLowerCase(Locale.ROOT).replaceAll("b$", "");
+    long unit = 1;
+    if (!s.isEmpty() && "kmgt".indexOf(s.charAt(s.length() - 1)) >= 0) {
+      unit = 1L << (10 * ("kmgt".indexOf(s.charAt(s.length() - 1)) + 1));
+      s = s.substring(0, s.length() - 1);
+    }
+    try {
+      long n = Long.parseLong(s.trim());
+      if (n > 0) {
+        return Math.multiplyExact(n, unit);
+      }
+    } catch (NumberFormatException | ArithmeticException ignored) {
+      // reported below
+    }
+    throw new InvalidSettingException("'" + MAX_BYTES_PER_TRIGGER + "' must be a positive size such as 512m or 1g, "
+        + "not '" + v + "'.");
+  }
+
+  private static Long version(Map<String, String> options, String name) {
+    String v = get(options, name);
+    if (v == null) {
+      return null;
+    }
+    try {
+      long n = Long.parseLong(v);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException ignored) {
+      // reported below
+    }
+    throw new InvalidSettingException("'" + name + "' must be a version number >= 0, not '" + v + "'.");
+  }
+
+  private static Instant instant(Map<String, String> options, String name) {
+    String v = get(options, name);
+    if (v == null) {
+      return null;
+    }
+    try {
+      return Instants.parse(v);
+    } catch (DateTimeParseException e) {
+      throw new InvalidSettingException("'" + name + "' must be an ISO-8601 instant such as 2024-01-31T00:00:00Z, "
+          + "not '" + v + "'.");
+    }
+  }
+
+  public DeltaSharingProfile profile() {
+    return profile;
+  }
+
+  public TableRef table() {
+    return table;
+  }
+
+  /** The core's stream settings (also the decoding settings of batch reads). */
+  public StreamSettings stream() {
+    return stream;
+  }
+
+  public int maxFilesPerTrigger() {
+    return maxFilesPerTrigger;
+  }
+
+  /** Null: no byte budget. */
+  public Long maxBytesPerTrigger() {
+    return maxBytesPerTrigger;
+  }
+
+  public Long versionAsOf() {
+    return versionAsOf;
+  }
+
+  public Instant timestampAsOf() {
+    return timestampAsOf;
+  }
+
+  /** A numeric startingVersion (batch change reads); null for latest/snapshot or none. */
+  public Long startingVersion() {
+    return startingVersion;
+  }
+
+  public Instant startingTimestamp() {
+    return startingTimestamp;
+  }
+
+  public Long endingVersion() {
+    return endingVersion;
+  }
+
+  public Instant endingTimestamp() {
+    return endingTimestamp;
+  }
+
+  /** The datetime rebase mode when the option is given (else Spark's session setting applies); null otherwise. */
+  public RebaseMode datetimeRebaseMode() {
+    return streamOptions.containsKey(StreamOptions.DATETIME_REBASE_MODE) ? stream.read().datetimeRebaseMode() : null;
+  }
+
+  /** The INT96 rebase mode when the option is given; null otherwise. */
+  public RebaseMode int96RebaseMode() {
+    return streamOptions.containsKey(StreamOptions.INT96_REBASE_MODE) ? stream.read().int96RebaseMode() : null;
+  }
+
+  public boolean readChangeFeed() {
+    return stream.readChangeFeed();
+  }
+
+  /** Fails when an option meant for batch reads is given to a stream (time travel has no meaning there). */
+  void checkForStreaming() {
+    if (versionAsOf != null || timestampAsOf != null || endingVersion != null || endingTimestamp != null) {
+      throw new InvalidSettingException("'" + VERSION_AS_OF + "', '" + TIMESTAMP_AS_OF + "', '" + ENDING_VERSION
+          + "' and '" + ENDING_TIMESTAMP + "' are for batch reads (spark.read); a stream (spark.readStream) starts "
+          + "with startingVersion or startingTimestamp and reads on.");
+    }
+  }
+
+  /** Fails when options only a stream understands meet a batch read that would silently ignore them. */
+  void checkForBatch() {
+    if (!readChangeFeed() && (streamOptions.containsKey(StreamOptions.STARTING_VERSION)
+        || streamOptions.containsKey(StreamOptions.STARTING_TIMESTAMP))) {
+      throw new InvalidSettingException("A batch read takes startingVersion/startingTimestamp only with "
+          + "readChangeFeed=true (a change range); for a snapshot at a version use versionAsOf or timestampAsOf.");
+    }
+    if (readChangeFeed() && startingVersion == null && startingTimestamp == null) {
+      throw new InvalidSettingException("A batch read with readChangeFeed=true needs the start of the range: set "
+          + "startingVersion (a number) or startingTimestamp.");
+    }
+  }
+}

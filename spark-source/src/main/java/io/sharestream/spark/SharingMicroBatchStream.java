@@ -1,0 +1,143 @@
+package io.sharestream.spark;
+
+import io.sharestream.common.planner.AdmissionLimits;
+import io.sharestream.common.planner.Position;
+import io.sharestream.common.planner.SharingStreamPlanner;
+import io.sharestream.common.planner.StreamPlanner;
+import io.sharestream.common.planner.WorkUnit;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
+import org.apache.spark.sql.connector.read.streaming.Offset;
+import org.apache.spark.sql.connector.read.streaming.ReadLimit;
+import org.apache.spark.sql.connector.read.streaming.ReadMaxFiles;
+import org.apache.spark.sql.connector.read.streaming.SupportsAdmissionControl;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stream: offsets are the core planner's positions, micro-batches its plans under Spark's admission control
+ * ({@code maxFilesPerTrigger}, a soft {@code maxBytesPerTrigger}; everything for {@code Trigger.Once}). A batch's
+ * files are the same whenever Spark asks for them (the planner's answer for a range is deterministic, and cached here,
+ * so asking again lists nothing). Offsets read back from a checkpoint must belong to this table.
+ */
+final class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissionControl {
+  private static final Logger LOG = LoggerFactory.getLogger(SharingMicroBatchStream.class);
+  /** Table version polls happen at most this often, however fast the trigger. */
+  static final Duration VERSION_POLL_INTERVAL = Duration.ofSeconds(1);
+
+  private final ScanContext scan;
+  private final SharingStreamPlanner planner;
+  private final Map<String, InputPartition[]> partitions = new LinkedHashMap<String, InputPartition[]>(8, 0.75f,
+      true) {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, InputPartition[]> eldest) {
+      return size() > 8;
+    }
+  };
+
+  SharingMicroBatchStream(ScanContext scan) {
+    this.scan = scan;
+    this.planner = new SharingStreamPlanner(scan.client.client(), scan.options.table(), scan.options.stream(),
+        VERSION_POLL_INTERVAL, Clock.systemUTC());
+    planner.metadata(); // the table as the stream sees it now
+    if (!planner.metadata().id().equals(scan.metadata.id())) {
+      planner.close();
+      throw new IllegalStateException("The table " + scan.options.table() + " was recreated while the query was "
+          + "being planned; start the query again.");
+    }
+  }
+
+  @Override
+  public Offset initialOffset() {
+    Position start = planner.initialPosition();
+    LOG.info("Stream of {} starts at {} ({})", scan.options.table(), start, scan.options.stream().startingPoint());
+    return new SharingOffset(start);
+  }
+
+  @Override
+  public Offset deserializeOffset(String json) {
+    SharingOffset o = SharingOffset.fromJson(json);
+    o.position().checkTable(planner.metadata().id(), scan.options.table().toString());
+    return o;
+  }
+
+  @Override
+  public ReadLimit getDefaultReadLimit() {
+    Long bytes = scan.options.maxBytesPerTrigger();
+    return new SharingReadLimit(scan.options.maxFilesPerTrigger(), bytes == null ? Long.MAX_VALUE : bytes);
+  }
+
+  @Override
+  public Offset latestOffset() {
+    throw new UnsupportedOperationException("latestOffset(Offset, ReadLimit) is used: the stream admits files "
+        + "under a read limit");
+  }
+
+  @Override
+  public Offset latestOffset(Offset startOffset, ReadLimit limit) {
+    Position from = ((SharingOffset) startOffset).position();
+    StreamPlanner.Plan plan = planner.plan(from, limits(limit));
+    if (plan.units().isEmpty() && plan.end().equals(from)) {
+      return startOffset;
+    }
+    remember(from, plan.end(), plan.units());
+    return new SharingOffset(plan.end());
+  }
+
+  private static AdmissionLimits limits(ReadLimit limit) {
+    if (limit instanceof SharingReadLimit) {
+      return new AdmissionLimits(((SharingReadLimit) limit).maxFiles, ((SharingReadLimit) limit).maxBytes);
+    }
+    if (limit instanceof ReadMaxFiles) {
+      return AdmissionLimits.files(((ReadMaxFiles) limit).maxFiles());
+    }
+    return AdmissionLimits.UNLIMITED; // Trigger.Once: everything available
+  }
+
+  private synchronized InputPartition[] remember(Position start, Position end, List<WorkUnit> units) {
+    InputPartition[] p = scan.partitions(units);
+    partitions.put(start.toJson() + end.toJson(), p);
+    return p;
+  }
+
+  @Override
+  public InputPartition[] planInputPartitions(Offset start, Offset end) {
+    Position from = ((SharingOffset) start).position();
+    Position to = ((SharingOffset) end).position();
+    synchronized (this) {
+      InputPartition[] known = partitions.get(from.toJson() + to.toJson());
+      if (known != null) {
+        return known;
+      }
+    }
+    return remember(from, to, planner.units(from, to));
+  }
+
+  @Override
+  public PartitionReaderFactory createReaderFactory() {
+    return scan.readerFactory();
+  }
+
+  @Override
+  public void commit(Offset end) {
+    // nothing to release: the planner keeps a few windows only
+  }
+
+  @Override
+  public void stop() {
+    planner.close();
+  }
+
+  @Override
+  public String toString() {
+    return "DeltaSharingStream[" + scan.options.table() + "]";
+  }
+}

@@ -1,0 +1,113 @@
+package io.sharestream.spark;
+
+import io.sharestream.common.types.ArrayType;
+import io.sharestream.common.types.DataType;
+import io.sharestream.common.types.DecimalType;
+import io.sharestream.common.types.MapType;
+import io.sharestream.common.types.PrimitiveType;
+import io.sharestream.common.types.StructField;
+import io.sharestream.common.types.StructType;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * Delta types as Spark SQL types, nullability kept (Spark 3.1 has no timestamp without time zone: timestamp_ntz
+ * reads as a timestamp of its UTC wall time), the change feed's columns, and partition values as Catalyst values.
+ */
+final class SparkSchemas {
+  static final String CHANGE_TYPE = "_change_type";
+  static final String COMMIT_VERSION = "_commit_version";
+  static final String COMMIT_TIMESTAMP = "_commit_timestamp";
+
+  private SparkSchemas() {}
+
+  static org.apache.spark.sql.types.StructType of(StructType delta) {
+    List<org.apache.spark.sql.types.StructField> fields = new ArrayList<>();
+    for (StructField f : delta.fields()) {
+      Metadata m = f.comment() == null ? Metadata.empty()
+          : new org.apache.spark.sql.types.MetadataBuilder().putString("comment", f.comment()).build();
+      fields.add(DataTypes.createStructField(f.name(), of(f.type()), f.nullable(), m));
+    }
+    return DataTypes.createStructType(fields);
+  }
+
+  static org.apache.spark.sql.types.DataType of(DataType t) {
+    if (t instanceof StructType) {
+      return of((StructType) t);
+    }
+    if (t instanceof ArrayType) {
+      return DataTypes.createArrayType(of(((ArrayType) t).elementType()), ((ArrayType) t).containsNull());
+    }
+    if (t instanceof MapType) {
+      MapType m = (MapType) t;
+      return DataTypes.createMapType(of(m.keyType()), of(m.valueType()), m.valueContainsNull());
+    }
+    if (t instanceof DecimalType) {
+      return DataTypes.createDecimalType(((DecimalType) t).precision(), ((DecimalType) t).scale());
+    }
+    switch ((PrimitiveType) t) {
+      case BOOLEAN: return DataTypes.BooleanType;
+      case BYTE: return DataTypes.ByteType;
+      case SHORT: return DataTypes.ShortType;
+      case INTEGER: return DataTypes.IntegerType;
+      case LONG: return DataTypes.LongType;
+      case FLOAT: return DataTypes.FloatType;
+      case DOUBLE: return DataTypes.DoubleType;
+      case STRING: return DataTypes.StringType;
+      case BINARY: return DataTypes.BinaryType;
+      case DATE: return DataTypes.DateType;
+      case TIMESTAMP:
+      case TIMESTAMP_NTZ:
+        return DataTypes.TimestampType;
+      default:
+        throw new IllegalArgumentException("no Spark type for " + t.simpleString());
+    }
+  }
+
+  /** The table's columns plus, with readChangeFeed, the change type, version and commit time of each row. */
+  static org.apache.spark.sql.types.StructType withChangeColumns(org.apache.spark.sql.types.StructType table) {
+    return table.add(CHANGE_TYPE, DataTypes.StringType, false)
+        .add(COMMIT_VERSION, DataTypes.LongType, false)
+        .add(COMMIT_TIMESTAMP, DataTypes.TimestampType, false);
+  }
+
+  static boolean isChangeColumn(String name) {
+    return name.equals(CHANGE_TYPE) || name.equals(COMMIT_VERSION) || name.equals(COMMIT_TIMESTAMP);
+  }
+
+  /** A value the core decoded (partition value) as the Catalyst value of its Spark type. */
+  static Object catalyst(Object v) {
+    if (v == null) {
+      return null;
+    }
+    if (v instanceof String) {
+      return UTF8String.fromString((String) v);
+    }
+    if (v instanceof BigDecimal) {
+      return Decimal.apply((BigDecimal) v);
+    }
+    if (v instanceof LocalDate) {
+      return (int) ((LocalDate) v).toEpochDay();
+    }
+    if (v instanceof Instant) {
+      return micros((Instant) v);
+    }
+    if (v instanceof LocalDateTime) {
+      return micros(((LocalDateTime) v).toInstant(ZoneOffset.UTC));
+    }
+    return v; // booleans, numbers and byte arrays are their own Catalyst values
+  }
+
+  static long micros(Instant t) {
+    return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
+  }
+}
