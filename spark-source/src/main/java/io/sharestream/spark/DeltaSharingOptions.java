@@ -52,6 +52,13 @@ public final class DeltaSharingOptions implements Serializable {
   /** Batch with readChangeFeed: the range ends at the last version committed at or before this instant. */
   public static final String ENDING_TIMESTAMP = "endingTimestamp";
 
+  /**
+   * Spark conf (session-wide, not an option): how often, at most, a stream asks the server for the table's latest
+   * version, in milliseconds. Default 1000: a default trigger polls for new data continuously.
+   */
+  public static final String VERSION_POLL_INTERVAL_CONF = "spark.sharestream.versionPollIntervalMs";
+  public static final long VERSION_POLL_INTERVAL_DEFAULT_MS = 1000;
+
   /** Profile fields given as options instead of a profile file (the reference client's names). */
   public static final List<String> PROFILE_OPTIONS = List.of("shareCredentialsVersion", "type", "endpoint",
       "bearerToken", "expirationTime", "tokenEndpoint", "clientId", "clientSecret", "scope");

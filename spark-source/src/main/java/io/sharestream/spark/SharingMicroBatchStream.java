@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
@@ -28,8 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 final class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissionControl {
   private static final Logger LOG = LoggerFactory.getLogger(SharingMicroBatchStream.class);
-  /** Table version polls happen at most this often, however fast the trigger. */
-  static final Duration VERSION_POLL_INTERVAL = Duration.ofSeconds(1);
 
   private final ScanContext scan;
   private final SharingStreamPlanner planner;
@@ -45,8 +44,12 @@ final class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissi
 
   SharingMicroBatchStream(ScanContext scan) {
     this.scan = scan;
+    // table version polls happen at most this often, however fast the trigger
+    long pollMs = Long.parseLong(SparkSession.active().sessionState().conf().getConfString(
+        DeltaSharingOptions.VERSION_POLL_INTERVAL_CONF,
+        Long.toString(DeltaSharingOptions.VERSION_POLL_INTERVAL_DEFAULT_MS)));
     this.planner = new SharingStreamPlanner(scan.client.client(), scan.options.table(), scan.options.stream(),
-        VERSION_POLL_INTERVAL, Clock.systemUTC());
+        Duration.ofMillis(pollMs), Clock.systemUTC());
     planner.metadata(); // the table as the stream sees it now
     if (!planner.metadata().id().equals(scan.metadata.id())) {
       planner.close();

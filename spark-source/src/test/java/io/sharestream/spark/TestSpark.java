@@ -15,6 +15,8 @@ final class TestSpark {
           .config("spark.driver.host", "127.0.0.1")
           .config("spark.driver.bindAddress", "127.0.0.1")
           .config("spark.sql.shuffle.partitions", "2")
+          // tests append and then process what is available at once: no pause between version polls
+          .config("spark.sharestream.versionPollIntervalMs", "0")
           .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
           .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
           .getOrCreate();
