@@ -25,7 +25,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 /**
  * The {@code deltaSharing} data source: {@code spark.readStream.format("deltaSharing").load("<profile>#<share>.<schema>.<table>")}
  * streams a shared table, {@code spark.read} reads a snapshot or a change range. The schema is the table's (a schema
- * given by the user is refused by Spark for this source); options are {@link DeltaSharingOptions}.
+ * given by the user is refused); options are {@link DeltaSharingOptions}.
  */
 public final class DeltaSharingDataSource implements TableProvider, DataSourceRegister {
   /** This source's version, from the build. */
@@ -51,12 +51,19 @@ public final class DeltaSharingDataSource implements TableProvider, DataSourceRe
 
   @Override
   public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
-    return table(properties);
+    SharingTable table = table(properties);
+    if (schema != null && !schema.equals(table.schema())) {
+      throw new IllegalArgumentException("The deltaSharing source reads the schema of the shared table "
+          + table.name() + " and takes no other: remove .schema(...). The table's schema is "
+          + table.schema().simpleString() + ".");
+    }
+    return table;
   }
 
+  /** True so that a schema given by the user reaches {@link #getTable}, which refuses it with a clear message. */
   @Override
   public boolean supportsExternalMetadata() {
-    return false;
+    return true;
   }
 
   /** The table the options name, resolved once per set of options (Spark asks several times). */
