@@ -1,0 +1,50 @@
+package io.sharestream.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sharestream.testkit.delta.ChangeMatrix;
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import java.nio.file.Path;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.Trigger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The jar {@code mvn package} builds, as a Spark 3.1.1 user adds it: alone on Spark's classpath (this JVM has neither
+ * the module's classes nor the core's), found by its short name, streaming and reading a shared table.
+ */
+class PackagedJarIT {
+  @TempDir Path tmp;
+
+  @Test
+  void theJarAloneReadsAndStreamsASharedTable() throws Exception {
+    Class<?> source = Class.forName("io.sharestream.spark.DeltaSharingDataSource");
+    assertThat(source.getProtectionDomain().getCodeSource().getLocation().getPath())
+        .endsWith(".jar").contains("sharestream-spark-source");
+    Class<?> core = Class.forName("io.sharestream.common.planner.SharingStreamPlanner");
+    assertThat(core.getProtectionDomain().getCodeSource().getLocation())
+        .isEqualTo(source.getProtectionDomain().getCodeSource().getLocation());
+
+    DeltaTableWriter table = ChangeMatrix.write(tmp.resolve("t"), true);
+    try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true).start()) {
+      String path = server.writeProfile(tmp.resolve("p.share")) + "#s.sc.t";
+      SparkSession spark = SparkSession.builder().master("local[2]").appName("packaged-jar")
+          .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+          .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+      try {
+        assertThat(spark.read().format("deltaSharing").load(path).count()).isEqualTo(10);
+        StreamingQuery q = spark.readStream().format("deltaSharing").option("startingVersion", "0")
+            .option("readChangeFeed", "true").load(path).writeStream().format("memory").queryName("packaged")
+            .trigger(Trigger.Once()).start();
+        q.awaitTermination();
+        assertThat(spark.sql("SELECT * FROM packaged").count())
+            .isEqualTo(ChangeMatrix.expected(ChangeMatrix.Mode.READ_CHANGE_FEED, true).size());
+      } finally {
+        spark.stop();
+      }
+    }
+  }
+}
