@@ -74,6 +74,7 @@ public final class DeltaSharingDataSource implements TableProvider, DataSourceRe
       DeltaSharingClient c = client.client();
       TableMetadata metadata = c.metadata(o.table(), o.versionAsOf(), o.timestampAsOf()).metadata();
       resolved = new SharingTable(o, client, metadata);
+      LimitHintRule.install(SparkSession.active());
       resolvedFor = Map.copyOf(options);
     }
     return resolved;

@@ -31,6 +31,10 @@ final class SharingScan implements Scan {
     this.limitHint = rows;
   }
 
+  Long limitHint() {
+    return limitHint;
+  }
+
   @Override
   public Batch toBatch() {
     DeltaSharingOptions o = scan.options;

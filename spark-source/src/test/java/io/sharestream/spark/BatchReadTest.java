@@ -118,6 +118,23 @@ class BatchReadTest {
   }
 
   @Test
+  void aLimitOverTheScanBecomesTheServersLimitHint() {
+    DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve("l"), ChangeMatrix.SCHEMA).commit();
+    t.append(ChangeMatrix.rows(0, 40), 10); // 4 files of 10 rows
+    String path = serve("l", t);
+    Dataset<Row> limited = spark.read().format("deltaSharing").load(path).limit(15);
+    assertThat(limited.collectAsList()).hasSize(15);
+    SharingScan scan = (SharingScan) ((org.apache.spark.sql.execution.datasources.v2.BatchScanExec)
+        limited.queryExecution().executedPlan().collectLeaves().head()).scan();
+    assertThat(scan.limitHint()).isEqualTo(15);
+    Dataset<Row> filtered = spark.read().format("deltaSharing").load(path).filter("id > 35").limit(2);
+    assertThat(filtered.collectAsList()).hasSize(2);
+    SharingScan unhinted = (SharingScan) ((org.apache.spark.sql.execution.datasources.v2.BatchScanExec)
+        filtered.queryExecution().executedPlan().collectLeaves().head()).scan();
+    assertThat(unhinted.limitHint()).as("a filter between the limit and the scan: no hint").isNull();
+  }
+
+  @Test
   void everyDeltaTypeNestedAndPartitionedWithNullAndEscapedValuesReadsAsWritten() {
     DeltaType.StructType schema = Samples.ALL_TYPES.add(DeltaType.field("part", DeltaType.STRING))
         .add(DeltaType.field("pday", DeltaType.DATE));
