@@ -30,7 +30,11 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.api.ReadSupport;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.OriginalType;
@@ -46,6 +50,8 @@ public final class DeltaLog {
   private static final Pattern CHECKPOINT = Pattern.compile("(\\d{20})\\.checkpoint\\.parquet");
 
   private final Path tableDir;
+  /** Modification times of commit files read so far, by version (commit files are immutable). */
+  private final TreeMap<Long, Long> fileTimes = new TreeMap<>();
 
   public DeltaLog(Path tableDir) {
     this.tableDir = tableDir;
@@ -126,21 +132,27 @@ public final class DeltaLog {
 
   /**
    * Commit timestamps in epoch millis for every version with a commit file: file modification times, each raised
-   * to one millisecond past its predecessor when not increasing (Delta's rule for non-monotonic clocks).
+   * to one millisecond past its predecessor when not increasing (Delta's rule for non-monotonic clocks). Commit files
+   * never change once written, so each one's time is read from disk once.
    */
-  public TreeMap<Long, Long> timestamps() {
+  public synchronized TreeMap<Long, Long> timestamps() {
+    TreeSet<Long> versions = commitVersions();
+    fileTimes.keySet().retainAll(versions);
     TreeMap<Long, Long> out = new TreeMap<>();
     long previous = Long.MIN_VALUE;
-    for (long v : commitVersions()) {
-      long t;
-      try {
-        t = Files.getLastModifiedTime(commitFile(v)).toMillis();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+    for (long v : versions) {
+      Long raw = fileTimes.get(v);
+      if (raw == null) {
+        try {
+          raw = Files.getLastModifiedTime(commitFile(v)).toMillis();
+        } catch (NoSuchFileException gone) {
+          continue; // cleaned up just now
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        fileTimes.put(v, raw);
       }
-      if (t <= previous) {
-        t = previous + 1;
-      }
+      long t = raw <= previous ? previous + 1 : raw;
       out.put(v, t);
       previous = t;
     }
@@ -188,21 +200,51 @@ public final class DeltaLog {
     return out;
   }
 
-  /** The snapshot at {@code version}: a checkpoint at or below it when the older commits are gone, then commits. */
+  /**
+   * The snapshot at {@code version} built on {@code base} (an earlier snapshot of this table, or null) when the
+   * commits after it are all there: a writer appending to a long log replays only its own new commits.
+   */
+  public Snapshot snapshot(long version, Snapshot base) {
+    if (base == null || base.version > version || !contiguous(commitVersions(), base.version + 1, version)) {
+      return snapshot(version);
+    }
+    State state = new State(true);
+    state.protocol = base.protocol;
+    state.metadata = base.metadata;
+    base.files().forEach(f -> state.files.put(f.path, f));
+    for (long v = base.version + 1; v <= version; v++) {
+      forEachAction(v, state::apply);
+    }
+    return new Snapshot(version, timestamp(version), state.protocol, state.metadata, state.files);
+  }
+
+  /** The snapshot at {@code version}: from the latest checkpoint at or below it, else from the first commit. */
   public Snapshot snapshot(long version) {
+    return snapshot(version, true);
+  }
+
+  /**
+   * Protocol and metadata at {@code version}, without its files (which a long table's checkpoint holds by the
+   * thousand): what answers that only carry a version's metadata need.
+   */
+  public Snapshot tableState(long version) {
+    return snapshot(version, false);
+  }
+
+  private Snapshot snapshot(long version, boolean withFiles) {
     TreeSet<Long> commits = commitVersions();
     if (commits.isEmpty() || version > commits.last() || version < 0) {
       throw new NoSuchElementException("version " + version + " does not exist in " + logDir());
     }
-    State state = new State();
+    State state = new State(withFiles);
     long from = 0;
-    if (!commits.contains(0L) || !contiguous(commits, 0, version)) {
-      Long cp = checkpointVersions().floor(version);
-      if (cp == null || !contiguous(commits, cp + 1, version)) {
-        throw new NoSuchElementException("version " + version + " can no longer be reconstructed from " + logDir());
-      }
+    // as Delta readers do: from the latest checkpoint at or below the version, else from the first commit
+    Long cp = checkpointVersions().floor(version);
+    if (cp != null && contiguous(commits, cp + 1, version)) {
       readCheckpoint(cp, state);
       from = cp + 1;
+    } else if (!commits.contains(0L) || !contiguous(commits, 0, version)) {
+      throw new NoSuchElementException("version " + version + " can no longer be reconstructed from " + logDir());
     }
     for (long v = from; v <= version; v++) {
       forEachAction(v, state::apply);
@@ -228,8 +270,24 @@ public final class DeltaLog {
 
   private void readCheckpoint(long version, State state) {
     Path file = logDir().resolve(String.format("%020d.checkpoint.parquet", version));
+    Configuration conf = new Configuration(false);
+    if (!state.withFiles) { // read the protocol and metaData columns only
+      try (ParquetFileReader footer = ParquetFileReader.open(HadoopInputFile.fromPath(
+          new org.apache.hadoop.fs.Path(file.toUri()), conf))) {
+        MessageType schema = footer.getFooter().getFileMetaData().getSchema();
+        List<Type> kept = new ArrayList<>();
+        for (String column : List.of("protocol", "metaData")) {
+          if (schema.containsField(column)) {
+            kept.add(schema.getType(column));
+          }
+        }
+        conf.set(ReadSupport.PARQUET_READ_SCHEMA, new MessageType(schema.getName(), kept).toString());
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read checkpoint " + file, e);
+      }
+    }
     try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
-        new org.apache.hadoop.fs.Path(file.toUri())).withConf(new Configuration(false)).build()) {
+        new org.apache.hadoop.fs.Path(file.toUri())).withConf(conf).build()) {
       for (Group g = reader.read(); g != null; g = reader.read()) {
         ObjectNode line = (ObjectNode) toJson(g);
         for (Iterator<String> it = line.fieldNames(); it.hasNext(); ) {
@@ -292,13 +350,21 @@ public final class DeltaLog {
     return toJson(inner);
   }
 
-  /** Replays actions into protocol, metadata and live files. */
+  /** Replays actions into protocol, metadata and (unless only the metadata is wanted) live files. */
   private static final class State {
+    final boolean withFiles;
     Protocol protocol;
     Metadata metadata;
     final LinkedHashMap<String, AddFile> files = new LinkedHashMap<>();
 
+    State(boolean withFiles) {
+      this.withFiles = withFiles;
+    }
+
     void apply(DeltaAction a) {
+      if (!withFiles && (a instanceof AddFile || a instanceof RemoveFile)) {
+        return;
+      }
       if (a instanceof AddFile) {
         AddFile add = (AddFile) a;
         files.remove(add.path);

@@ -47,6 +47,7 @@ public final class DeltaTableWriter {
   private final Clock clock;
   private final TimestampEncoding timestamps;
   private final int rowGroupBytes;
+  private Snapshot last;
 
   private DeltaTableWriter(Path dir, Clock clock, TimestampEncoding timestamps, int rowGroupBytes) {
     this.dir = dir;
@@ -172,8 +173,10 @@ public final class DeltaTableWriter {
     return log.latestVersion();
   }
 
-  public Snapshot snapshot() {
-    return log.snapshot(version());
+  /** The table's latest snapshot (built on the last one this writer saw, so long logs stay cheap to append to). */
+  public synchronized Snapshot snapshot() {
+    last = log.snapshot(version(), last);
+    return last;
   }
 
   public String tableId() {

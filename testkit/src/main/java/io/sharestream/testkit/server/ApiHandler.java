@@ -285,4 +285,13 @@ final class ApiHandler implements HttpHandler {
       throw new ProtocolError(400, errorCode, "Cannot load table version " + version + ": " + e.getMessage());
     }
   }
+
+  /** Protocol and metadata at {@code version} (no files); errors as {@link #snapshot}. */
+  static Snapshot tableState(DeltaLog log, long version, String errorCode) {
+    try {
+      return log.tableState(version);
+    } catch (NoSuchElementException e) {
+      throw new ProtocolError(400, errorCode, "Cannot load table version " + version + ": " + e.getMessage());
+    }
+  }
 }

@@ -54,7 +54,8 @@ final class TableResponses {
         : ts != null ? versionAsOf(log, parseTimestamp(ts, "timestamp"), ProtocolError.MALFORMED)
         : log.latestVersion();
     checkSnapshotVersion(log, v);
-    Snapshot s = ApiHandler.snapshot(log, v, ProtocolError.MALFORMED);
+    Snapshot s = server.metadataSizes() ? ApiHandler.snapshot(log, v, ProtocolError.MALFORMED)
+        : ApiHandler.tableState(log, v, ProtocolError.MALFORMED);
     Lines lines = format(req, table, s.protocol, fault);
     NdjsonResponse out = new NdjsonResponse(req.exchange, fault);
     out.start(v, lines.format(), false);
@@ -196,7 +197,7 @@ final class TableResponses {
       Long endingVersion, Long maxFiles, Tokens.Page page, String queryKey, boolean endMarker) throws IOException {
     long latest = page != null ? page.version : log.latestVersion();
     long end = checkRange(log, startingVersion, endingVersion, latest, "reading change data", false);
-    Snapshot start = ApiHandler.snapshot(log, startingVersion, ProtocolError.INVALID);
+    Snapshot start = ApiHandler.tableState(log, startingVersion, ProtocolError.INVALID);
     Lines lines = format(req, table, start.protocol, fault);
     VersionStream stream = new VersionStream(req, table, log, fault, lines, maxFiles, page, queryKey, latest);
     stream.out.start(startingVersion, lines.format(), endMarker);
@@ -248,10 +249,11 @@ final class TableResponses {
     long end = checkRange(log, start, endV, latest, "reading change data", true);
     boolean historical = Boolean.parseBoolean(req.param("includeHistoricalMetadata"));
 
-    Snapshot first = ApiHandler.snapshot(log, start, ProtocolError.INVALID);
+    Snapshot first = ApiHandler.tableState(log, start, ProtocolError.INVALID);
     checkChangeDataRecorded(log, first.metadata, start, end);
     // without historical metadata, the one metaData line is the latest one, with the latest version
-    Metadata head = historical ? first.metadata : ApiHandler.snapshot(log, latest, ProtocolError.INVALID).metadata;
+    Metadata head = historical ? first.metadata
+        : ApiHandler.tableState(log, latest, ProtocolError.INVALID).metadata;
     Lines lines = format(req, table, first.protocol, fault);
     VersionStream stream = new VersionStream(req, table, log, fault, lines, maxFiles, page, queryKey, latest);
     boolean endMarker = maxFiles != null || page != null || req.capability("includeendstreamaction", "true");
