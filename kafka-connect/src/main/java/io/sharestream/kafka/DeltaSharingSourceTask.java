@@ -138,6 +138,9 @@ public final class DeltaSharingSourceTask extends SourceTask {
     int before = out.size();
     Position from = s.started() ? s.position() : null;
     try {
+      if (s.waiting()) {
+        return false;
+      }
       if (!s.started()) {
         s.start(context.offsetStorageReader().offset(SourceOffsets.partition(s.table())));
       }
@@ -148,9 +151,9 @@ public final class DeltaSharingSourceTask extends SourceTask {
         return false;
       }
       s.metrics().errors.incrementAndGet();
-      if (e instanceof ServerErrorException && from != null) {
-        LOG.warn("Reading {} failed; it is tried again from {} in {} ms: {}", s.table(), from,
-            config.pollInterval().toMillis(), e.getMessage());
+      if (e instanceof ServerErrorException) {
+        LOG.warn("Reading {} failed; it is tried again {} in {} ms: {}", s.table(),
+            from == null ? "from the start" : "from " + from, config.pollInterval().toMillis(), e.getMessage());
         s.resetTo(from, config.pollInterval());
         return false;
       }

@@ -55,6 +55,7 @@ final class TableStream implements AutoCloseable {
   private UnitReader reader;
   private ChangeRow held;
   private long nextPlanAt;
+  private long waitUntil;
   private Position stored;
   private long storedAt;
 
@@ -90,16 +91,17 @@ final class TableStream implements AutoCloseable {
    * starting options.
    */
   void start(Map<String, Object> storedOffset) {
-    planner = new SharingStreamPlanner(client, table, settings, pollInterval, clock);
-    converter.checkKeyColumns(planner.schema());
+    SharingStreamPlanner started = new SharingStreamPlanner(client, table, settings, pollInterval, clock);
+    converter.checkKeyColumns(started.schema());
     Position from = SourceOffsets.position(storedOffset, table);
     if (from != null) {
-      from.checkTable(planner.metadata().id(), table.toString());
+      from.checkTable(started.metadata().id(), table.toString());
       LOG.info("{} resumes from its stored offset {}", table, from);
     } else {
-      from = planner.initialPosition();
+      from = started.initialPosition();
       LOG.info("{} starts at {} ({})", table, from, settings.startingPoint());
     }
+    planner = started;
     position = from;
     stored = from;
     storedAt = clock.millis();
@@ -233,8 +235,8 @@ final class TableStream implements AutoCloseable {
   }
 
   /**
-   * Forgets what was planned or open and goes back to {@code to} (the position of the last record handed out), so a
-   * failed read is done again from there.
+   * Forgets what was planned or open and goes back to {@code to} (the position of the last record handed out; null
+   * when the table never started), so a failed read is done again from there after {@code wait}.
    */
   void resetTo(Position to, Duration wait) {
     closeReader();
@@ -243,7 +245,15 @@ final class TableStream implements AutoCloseable {
     planEnd = null;
     held = null;
     position = to;
-    nextPlanAt = clock.millis() + wait.toMillis();
+    if (to == null) {
+      planner = null; // starts over: offset lookup and starting point again
+    }
+    waitUntil = clock.millis() + wait.toMillis();
+  }
+
+  /** Whether the table waits after a failure before it is read again. */
+  boolean waiting() {
+    return clock.millis() < waitUntil;
   }
 
   private void closeReader() {

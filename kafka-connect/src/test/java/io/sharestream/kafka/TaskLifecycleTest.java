@@ -111,6 +111,32 @@ class TaskLifecycleTest {
   }
 
   @Test
+  void aServerThatFailsWhileTheTaskStartsIsTriedAgainAfterThePollInterval() throws Exception {
+    config.put("poll.interval.ms", "300");
+    config.put("http.retry.max.attempts", "2");
+    config.put("http.retry.backoff.ms", "10");
+    server.faults().failWith(Endpoint.VERSION, 4, 503); // two starts fail, retries included
+    DeltaSharingSourceTask task = task(config);
+    try {
+      int total = 0;
+      int emptyPolls = 0;
+      for (int i = 0; i < 100 && total < 50; i++) {
+        List<SourceRecord> batch = task.poll();
+        if (batch == null) {
+          emptyPolls++;
+        } else {
+          total += batch.size();
+        }
+      }
+      assertThat(total).isEqualTo(50);
+      assertThat(emptyPolls).as("polls while the server failed").isPositive();
+      assertThat(server.faults().pending()).isZero();
+    } finally {
+      task.stop();
+    }
+  }
+
+  @Test
   void stopInterruptsARequestInFlightAndLeavesNoThreadBehind() throws Exception {
     Set<String> before = threads();
     stopWhileAListingHangs();
