@@ -1,0 +1,196 @@
+package io.sharestream.bench.spark;
+
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryProgress;
+import org.apache.spark.sql.streaming.Trigger;
+
+/**
+ * The Spark source measured beside its ceiling in one local SparkSession: a 2,000,000-row table of 10 common columns
+ * in 32 files, served by the kit, read (a) by a {@code Trigger.Once} stream from version 0, (b) the same stream with
+ * {@code maxFilesPerTrigger=4}, (c) a batch read, and (d) {@code spark.read.parquet} of the same files on local disk
+ * (the ceiling), each into the {@code noop} sink; then the driver's planning time of a micro-batch as the table's
+ * history grows from 100 to 10,000 versions.
+ *
+ * <pre>
+ * mvn -q -B package -DskipTests -pl benchmarks/spark -am
+ * java -Xmx2g $SPARK_FLAGS -cp benchmarks/spark/target/classes:$(cat benchmarks/spark/target/classpath.txt) \
+ *     io.sharestream.bench.spark.SparkBenchmark
+ * </pre>
+ * ({@code SPARK_FLAGS}: the {@code --add-opens} list of the build's {@code spark.test.jvm.flags}, see README.)
+ */
+public final class SparkBenchmark {
+  private static final int FILES = 32;
+  private static final int ROWS_PER_FILE = 62_500;
+  private static final int ROUNDS = 3;
+  private static final DeltaType.StructType SCHEMA = DeltaType.struct(
+      DeltaType.field("id", DeltaType.LONG, false), DeltaType.field("name", DeltaType.STRING),
+      DeltaType.field("category", DeltaType.STRING), DeltaType.field("score", DeltaType.DOUBLE),
+      DeltaType.field("qty", DeltaType.INTEGER), DeltaType.field("flag", DeltaType.BOOLEAN),
+      DeltaType.field("amount", DeltaType.decimal(18, 2)), DeltaType.field("day", DeltaType.DATE),
+      DeltaType.field("at", DeltaType.TIMESTAMP), DeltaType.field("note", DeltaType.STRING));
+
+  private SparkBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Files.createTempDirectory("sharestream-spark-bench");
+    SparkSession spark = SparkSession.builder().master("local[2]").appName("sharestream-bench")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sharestream.versionPollIntervalMs", "0") // every new version seen at once
+        .getOrCreate();
+    System.out.printf("machine: %d cores, java %s, heap %d MiB, Spark %s%n", Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20, spark.version());
+    if (args.length > 0 && args[0].equals("planning")) { // only the planning figures
+      planning(spark, dir);
+      spark.stop();
+      return;
+    }
+    DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("bench"), SCHEMA).commit();
+    table.appendCopies(rows(0, ROWS_PER_FILE), FILES);
+    long rows = (long) FILES * ROWS_PER_FILE;
+    List<String> local = table.snapshot().files().stream().map(f -> table.log().resolve(f.path).toString())
+        .collect(Collectors.toList());
+    try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "bench", table.dir(), true)
+        .start()) {
+      String path = server.writeProfile(dir.resolve("bench.share")) + "#s.b.bench";
+      double ceiling = best(() -> noop(spark.read().parquet(local.toArray(new String[0]))), rows);
+      double once = best(() -> stream(spark, path, dir, null), rows);
+      double byFour = best(() -> stream(spark, path, dir, "4"), rows);
+      double batch = best(() -> noop(spark.read().format("deltaSharing").load(path)), rows);
+      System.out.printf("(d) spark.read.parquet, local files (ceiling): %,.0f rows/s%n", ceiling);
+      System.out.printf("(a) stream, Trigger.Once from version 0: %,.0f rows/s, (a)/(d) = %.2f%n", once,
+          once / ceiling);
+      System.out.printf("(b) the same with maxFilesPerTrigger=4: %,.0f rows/s, (b)/(d) = %.2f%n", byFour,
+          byFour / ceiling);
+      System.out.printf("(c) batch read: %,.0f rows/s, (c)/(d) = %.2f (%,d rows x 10 columns in %d files, %.1f MB)%n",
+          batch, batch / ceiling, rows, FILES, table.snapshot().sizeInBytes() / 1e6);
+    }
+    planning(spark, dir);
+    spark.stop();
+  }
+
+  interface Run {
+    void run() throws Exception;
+  }
+
+  /** Rows per second, best of {@link #ROUNDS} after one warm-up round. */
+  private static double best(Run run, long rows) throws Exception {
+    run.run();
+    double best = 0;
+    for (int i = 0; i < ROUNDS; i++) {
+      long t0 = System.nanoTime();
+      run.run();
+      best = Math.max(best, rows / ((System.nanoTime() - t0) / 1e9));
+    }
+    return best;
+  }
+
+  private static void noop(Dataset<Row> df) {
+    df.write().format("noop").mode("overwrite").save();
+  }
+
+  private static void stream(SparkSession spark, String path, Path dir, String maxFiles) throws Exception {
+    org.apache.spark.sql.streaming.DataStreamReader r = spark.readStream().format("deltaSharing")
+        .option("startingVersion", "0");
+    if (maxFiles != null) {
+      r = r.option("maxFilesPerTrigger", maxFiles);
+    }
+    Path checkpoint = Files.createTempDirectory(dir, "checkpoint");
+    if (maxFiles == null) {
+      r.load(path).writeStream().format("noop").option("checkpointLocation", checkpoint.toString())
+          .trigger(Trigger.Once()).start().awaitTermination();
+    } else {
+      StreamingQuery q = r.load(path).writeStream().format("noop")
+          .option("checkpointLocation", checkpoint.toString()).start();
+      q.processAllAvailable();
+      q.stop();
+    }
+  }
+
+  /**
+   * The driver's time to plan one micro-batch of one new version (Spark's latestOffset plus query planning
+   * durations), with 100, 1,000 and 10,000 versions of history before it.
+   */
+  private static void planning(SparkSession spark, Path dir) throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("history"), SCHEMA).commit();
+    try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "history", table.dir(), true)
+        .start()) {
+      String path = server.writeProfile(dir.resolve("history.share")) + "#s.b.history";
+      long id = 0;
+      for (int versions : new int[] {100, 1_000, 10_000}) {
+        while (table.version() < versions) {
+          table.append(rows(id, id + 1));
+          id++;
+          if (table.version() % 100 == 0) {
+            table.checkpoint(); // as Delta writers do every so often: snapshots start from it
+          }
+        }
+        StreamingQuery q = spark.readStream().format("deltaSharing").load(path).writeStream().format("noop")
+            .option("checkpointLocation", Files.createTempDirectory(dir, "p").toString()).start();
+        q.processAllAvailable();
+        List<Long> millis = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+          table.append(rows(id, id + 1));
+          id++;
+          q.processAllAvailable();
+          StreamingQueryProgress p = lastWithData(q);
+          millis.add(p.durationMs().get("latestOffset") + p.durationMs().get("queryPlanning"));
+        }
+        q.stop();
+        millis.sort(null);
+        System.out.printf("planning a micro-batch of one new version after %,d versions: %d ms (median of 5)%n",
+            versions, millis.get(2));
+      }
+    }
+  }
+
+  private static StreamingQueryProgress lastWithData(StreamingQuery q) throws InterruptedException {
+    for (int i = 0; i < 200; i++) {
+      StreamingQueryProgress[] recent = q.recentProgress();
+      for (int j = recent.length - 1; j >= 0; j--) {
+        if (recent[j].numInputRows() > 0) {
+          return recent[j];
+        }
+      }
+      Thread.sleep(20);
+    }
+    throw new IllegalStateException("no progress with data");
+  }
+
+  private static List<Map<String, Object>> rows(long from, long to) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    Random random = new Random(from);
+    for (long i = from; i < to; i++) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("id", i);
+      r.put("name", "customer-" + (i % 10_000));
+      r.put("category", List.of("books", "games", "garden", "music", "tools").get((int) (i % 5)));
+      r.put("score", random.nextDouble() * 100);
+      r.put("qty", random.nextInt(50));
+      r.put("flag", random.nextBoolean());
+      r.put("amount", BigDecimal.valueOf(random.nextInt(1_000_000), 2));
+      r.put("day", LocalDate.of(2024, 1, 1).plusDays(i % 365));
+      r.put("at", Instant.ofEpochSecond(1_700_000_000L + i, (i % 1000) * 1000));
+      r.put("note", "order " + i);
+      out.add(r);
+    }
+    return out;
+  }
+}
