@@ -16,10 +16,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.NoSuchElementException;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -43,15 +47,25 @@ import org.apache.parquet.schema.Type;
 /**
  * Reads a Delta table's {@code _delta_log}: the JSON commits, single-part Parquet checkpoints, commit timestamps
  * (file modification times made strictly increasing, as Delta does) and snapshots at any reconstructable version.
- * Commit files are streamed line by line; nothing here caches, so a table changing on disk is seen at once.
+ * Commit files are streamed line by line. What is cached is what cannot go stale: the listing of the log directory
+ * while the directory is unchanged (racy-clean: never when it changed within the file system's clock granularity),
+ * commit files' times (commit files are immutable) and a checkpoint's protocol and metadata. A table changing on
+ * disk is seen at once.
  */
 public final class DeltaLog {
   private static final Pattern COMMIT = Pattern.compile("(\\d{20})\\.json");
   private static final Pattern CHECKPOINT = Pattern.compile("(\\d{20})\\.checkpoint\\.parquet");
 
+  /** A directory changed this recently may change again without its modification time moving. */
+  private static final long RACY_MILLIS = 100;
+
   private final Path tableDir;
   /** Modification times of commit files read so far, by version (commit files are immutable). */
   private final TreeMap<Long, Long> fileTimes = new TreeMap<>();
+  private Listing listing;
+  /** The protocol and metadata of the last checkpoint read for them (checkpoints are immutable). */
+  private State checkpointState;
+  private long checkpointStateVersion = -1;
 
   public DeltaLog(Path tableDir) {
     this.tableDir = tableDir;
@@ -72,7 +86,7 @@ public final class DeltaLog {
 
   /** The newest committed version; fails when the table has no commit. */
   public long latestVersion() {
-    TreeSet<Long> versions = commitVersions();
+    NavigableSet<Long> versions = commitVersions();
     if (versions.isEmpty()) {
       throw new IllegalStateException("no Delta table at " + tableDir);
     }
@@ -81,12 +95,12 @@ public final class DeltaLog {
 
   /** The oldest version whose snapshot can still be built (its commit, or a checkpoint at it, survives). */
   public long earliestVersion() {
-    TreeSet<Long> commits = commitVersions();
+    NavigableSet<Long> commits = commitVersions();
     long earliest = commits.first();
     if (earliest == 0) {
       return 0;
     }
-    TreeSet<Long> checkpoints = checkpointVersions();
+    NavigableSet<Long> checkpoints = checkpointVersions();
     Long cp = checkpoints.ceiling(earliest - 1);
     return cp == null ? Long.MAX_VALUE : cp;
   }
@@ -104,30 +118,111 @@ public final class DeltaLog {
     return Files.exists(commitFile(version));
   }
 
-  TreeSet<Long> commitVersions() {
-    return listVersions(COMMIT);
+  NavigableSet<Long> commitVersions() {
+    return listing().commits;
   }
 
-  TreeSet<Long> checkpointVersions() {
-    return listVersions(CHECKPOINT);
+  NavigableSet<Long> checkpointVersions() {
+    return listing().checkpoints;
   }
 
-  private TreeSet<Long> listVersions(Pattern pattern) {
-    TreeSet<Long> out = new TreeSet<>();
-    if (!Files.isDirectory(logDir())) {
-      return out;
+  /** The versions of the log's commits and checkpoints, with the commit timestamps derived from them. */
+  private static final class Listing {
+    FileTime dirTime;
+    long listedAt;
+    final NavigableSet<Long> commits;
+    final NavigableSet<Long> checkpoints;
+    /** Computed on first use, from the timestamps of the listing this one extends when it had them. */
+    NavigableMap<Long, Long> timestamps;
+    NavigableMap<Long, Long> baseTimestamps;
+
+    Listing(FileTime dirTime, long listedAt, TreeSet<Long> commits, TreeSet<Long> checkpoints,
+        NavigableMap<Long, Long> baseTimestamps) {
+      this.dirTime = dirTime;
+      this.listedAt = listedAt;
+      this.commits = Collections.unmodifiableNavigableSet(commits);
+      this.checkpoints = Collections.unmodifiableNavigableSet(checkpoints);
+      this.baseTimestamps = baseTimestamps;
     }
-    try (Stream<Path> files = Files.list(logDir())) {
-      files.forEach(p -> {
-        Matcher m = pattern.matcher(p.getFileName().toString());
-        if (m.matches()) {
-          out.add(Long.parseLong(m.group(1)));
-        }
-      });
+
+    /** Still the directory's content: unchanged since, and listed well after its last change. */
+    boolean current(FileTime now) {
+      return now.equals(dirTime) && dirTime.toMillis() < listedAt - RACY_MILLIS;
+    }
+  }
+
+  /**
+   * The log's versions. A changed directory is re-read the cheap way when it can be: Delta writers only add commits
+   * after the last one and clean up from the first, so while the first commit is still there the new entries are
+   * found by probing the versions after the last; otherwise the directory is listed again.
+   */
+  private synchronized Listing listing() {
+    FileTime dirTime;
+    try {
+      dirTime = Files.getLastModifiedTime(logDir());
+    } catch (NoSuchFileException e) {
+      listing = null;
+      return new Listing(FileTime.fromMillis(0), 0, new TreeSet<>(), new TreeSet<>(), null);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return out;
+    if (listing != null && listing.current(dirTime)) {
+      return listing;
+    }
+    long listedAt = System.currentTimeMillis();
+    Listing previous = listing;
+    listing = previous != null && !previous.commits.isEmpty() && Files.exists(commitFile(previous.commits.first()))
+        ? extend(previous, dirTime, listedAt) : list(dirTime, listedAt);
+    return listing;
+  }
+
+  private Listing extend(Listing previous, FileTime dirTime, long listedAt) {
+    TreeSet<Long> commits = new TreeSet<>(previous.commits);
+    TreeSet<Long> checkpoints = new TreeSet<>(previous.checkpoints);
+    long last = previous.commits.last();
+    while (Files.exists(commitFile(last + 1))) {
+      last++;
+      commits.add(last);
+    }
+    // a writer checkpoints the version it just committed: the previous last one or a new one
+    long checked = Math.max(previous.commits.last(), checkpoints.isEmpty() ? 0 : checkpoints.last() + 1);
+    for (long v = checked; v <= last; v++) {
+      if (Files.exists(checkpointFile(v))) {
+        checkpoints.add(v);
+      }
+    }
+    if (commits.size() == previous.commits.size() && checkpoints.size() == previous.checkpoints.size()) {
+      previous.dirTime = dirTime; // nothing the log is made of changed
+      previous.listedAt = listedAt;
+      return previous;
+    }
+    return new Listing(dirTime, listedAt, commits, checkpoints,
+        previous.timestamps != null ? previous.timestamps : previous.baseTimestamps);
+  }
+
+  private Listing list(FileTime dirTime, long listedAt) {
+    TreeSet<Long> commits = new TreeSet<>();
+    TreeSet<Long> checkpoints = new TreeSet<>();
+    try (Stream<Path> files = Files.list(logDir())) {
+      files.forEach(p -> {
+        String name = p.getFileName().toString();
+        Matcher m = COMMIT.matcher(name);
+        if (m.matches()) {
+          commits.add(Long.parseLong(m.group(1)));
+        } else if ((m = CHECKPOINT.matcher(name)).matches()) {
+          checkpoints.add(Long.parseLong(m.group(1)));
+        }
+      });
+    } catch (NoSuchFileException e) {
+      // removed just now: an empty log
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new Listing(dirTime, listedAt, commits, checkpoints, null);
+  }
+
+  public Path checkpointFile(long version) {
+    return logDir().resolve(String.format("%020d.checkpoint.parquet", version));
   }
 
   /**
@@ -135,11 +230,21 @@ public final class DeltaLog {
    * to one millisecond past its predecessor when not increasing (Delta's rule for non-monotonic clocks). Commit files
    * never change once written, so each one's time is read from disk once.
    */
-  public synchronized TreeMap<Long, Long> timestamps() {
-    TreeSet<Long> versions = commitVersions();
-    fileTimes.keySet().retainAll(versions);
+  public synchronized NavigableMap<Long, Long> timestamps() {
+    Listing current = listing();
+    if (current.timestamps != null) {
+      return current.timestamps;
+    }
+    fileTimes.keySet().retainAll(current.commits);
     TreeMap<Long, Long> out = new TreeMap<>();
     long previous = Long.MIN_VALUE;
+    Iterable<Long> versions = current.commits;
+    NavigableMap<Long, Long> base = current.baseTimestamps;
+    if (base != null && !base.isEmpty()) { // the new commits only
+      out.putAll(base);
+      previous = out.lastEntry().getValue();
+      versions = current.commits.tailSet(out.lastKey(), false);
+    }
     for (long v : versions) {
       Long raw = fileTimes.get(v);
       if (raw == null) {
@@ -156,7 +261,9 @@ public final class DeltaLog {
       out.put(v, t);
       previous = t;
     }
-    return out;
+    current.timestamps = Collections.unmodifiableNavigableMap(out);
+    current.baseTimestamps = null;
+    return current.timestamps;
   }
 
   public long timestamp(long version) {
@@ -232,7 +339,7 @@ public final class DeltaLog {
   }
 
   private Snapshot snapshot(long version, boolean withFiles) {
-    TreeSet<Long> commits = commitVersions();
+    NavigableSet<Long> commits = commitVersions();
     if (commits.isEmpty() || version > commits.last() || version < 0) {
       throw new NoSuchElementException("version " + version + " does not exist in " + logDir());
     }
@@ -241,7 +348,13 @@ public final class DeltaLog {
     // as Delta readers do: from the latest checkpoint at or below the version, else from the first commit
     Long cp = checkpointVersions().floor(version);
     if (cp != null && contiguous(commits, cp + 1, version)) {
-      readCheckpoint(cp, state);
+      if (withFiles) {
+        readCheckpoint(cp, state);
+      } else {
+        State at = checkpointState(cp);
+        state.protocol = at.protocol;
+        state.metadata = at.metadata;
+      }
       from = cp + 1;
     } else if (!commits.contains(0L) || !contiguous(commits, 0, version)) {
       throw new NoSuchElementException("version " + version + " can no longer be reconstructed from " + logDir());
@@ -255,7 +368,7 @@ public final class DeltaLog {
     return new Snapshot(version, timestamp(version), state.protocol, state.metadata, state.files);
   }
 
-  private static boolean contiguous(TreeSet<Long> commits, long from, long to) {
+  private static boolean contiguous(NavigableSet<Long> commits, long from, long to) {
     return from > to || commits.subSet(from, true, to, true).size() == to - from + 1;
   }
 
@@ -268,8 +381,19 @@ public final class DeltaLog {
     return tableDir.resolve(uri.getPath());
   }
 
+  /** The protocol and metadata in checkpoint {@code version}, read once. */
+  private synchronized State checkpointState(long version) {
+    if (checkpointStateVersion != version) {
+      State state = new State(false);
+      readCheckpoint(version, state);
+      checkpointState = state;
+      checkpointStateVersion = version;
+    }
+    return checkpointState;
+  }
+
   private void readCheckpoint(long version, State state) {
-    Path file = logDir().resolve(String.format("%020d.checkpoint.parquet", version));
+    Path file = checkpointFile(version);
     Configuration conf = new Configuration(false);
     if (!state.withFiles) { // read the protocol and metaData columns only
       try (ParquetFileReader footer = ParquetFileReader.open(HadoopInputFile.fromPath(

@@ -378,7 +378,7 @@ public final class DeltaTableWriter {
       AddFile live = new AddFile(f.path, f.partitionValues, f.size, f.modificationTime, false, f.stats);
       rows.add(Map.of("add", checkpointRow(live.toJson().get("add"))));
     }
-    Path file = log.logDir().resolve(String.format("%020d.checkpoint.parquet", s.version));
+    Path file = log.checkpointFile(s.version);
     try {
       ParquetRows.write(file, Checkpoints.SCHEMA, rows, timestamps, rowGroupBytes);
       ObjectNode last = DeltaAction.JSON.createObjectNode().put("version", s.version).put("size", rows.size());
@@ -402,7 +402,7 @@ public final class DeltaTableWriter {
         Files.delete(log.commitFile(v));
       }
       for (long v : log.checkpointVersions().headSet(version)) {
-        Files.delete(log.logDir().resolve(String.format("%020d.checkpoint.parquet", v)));
+        Files.delete(log.checkpointFile(v));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.TreeMap;
+import java.util.NavigableMap;
 import java.util.function.Function;
 
 /**
@@ -195,7 +195,7 @@ final class ApiHandler implements HttpHandler {
 
   /** The reference server's answer: (the version as of {@code t}) + 1; 0 before the first retained commit. */
   private static long referenceVersionAt(DeltaLog log, Instant t) {
-    TreeMap<Long, Long> ts = log.timestamps();
+    NavigableMap<Long, Long> ts = log.timestamps();
     if (t.toEpochMilli() < ts.firstEntry().getValue()) {
       return 0;
     }

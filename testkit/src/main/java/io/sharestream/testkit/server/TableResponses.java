@@ -23,7 +23,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.NavigableMap;
 
 /**
  * The table data endpoints: {@code metadata}, {@code query} (snapshot at latest/version/timestamp, or data changes
@@ -316,7 +316,7 @@ final class TableResponses {
     }
 
     void run(long from, long to, boolean cdf, boolean historicalMetadata) throws IOException {
-      TreeMap<Long, Long> timestamps = log.timestamps();
+      NavigableMap<Long, Long> timestamps = log.timestamps();
       long first = page == null ? from : page.positionVersion;
       for (long v = first; v <= to && next == null; v++) {
         long skip = page != null && v == page.positionVersion ? page.positionIndex : 0;
@@ -499,7 +499,7 @@ final class TableResponses {
    * after the last commit answers 400 with {@code errorCode}.
    */
   static long versionAsOf(DeltaLog log, Instant t, String errorCode) {
-    TreeMap<Long, Long> ts = log.timestamps();
+    NavigableMap<Long, Long> ts = log.timestamps();
     long ms = t.toEpochMilli();
     Map.Entry<Long, Long> firstEntry = ts.firstEntry();
     if (ms < firstEntry.getValue()) {
@@ -540,7 +540,7 @@ final class TableResponses {
    * {@code t} after the last commit answers 400 with {@code errorCode}.
    */
   static long firstVersionAtOrAfter(DeltaLog log, Instant t, String errorCode) {
-    TreeMap<Long, Long> ts = log.timestamps();
+    NavigableMap<Long, Long> ts = log.timestamps();
     long ms = t.toEpochMilli();
     for (Iterator<Map.Entry<Long, Long>> it = ts.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<Long, Long> e = it.next();
