@@ -7,6 +7,9 @@ import io.sharestream.common.planner.WorkUnit;
 import io.sharestream.common.profile.TableRef;
 import io.sharestream.common.types.StructField;
 import io.sharestream.common.types.StructType;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -40,6 +43,9 @@ final class RecordConverter {
   private final TimePrecisionMode mode;
   private final Map<String, ?> partition;
   private final Map<StructType, Schemas> bySchema = new IdentityHashMap<>();
+  /** The last commit timestamp formatted for the header, and its epoch millis: every row of a commit shares it. */
+  private String commitTime;
+  private long commitTimeMillis = Long.MIN_VALUE;
 
   RecordConverter(TableRef table, String topic, List<String> keyColumns, boolean tombstones, TimePrecisionMode mode) {
     this.table = table;
@@ -132,10 +138,25 @@ final class RecordConverter {
     ConnectHeaders h = new ConnectHeaders();
     h.addString(HEADER_TABLE, table.toString());
     h.addLong(HEADER_VERSION, unit.version());
-    h.addTimestamp(HEADER_TIMESTAMP, new java.util.Date(unit.commitTimestamp()));
+    h.addString(HEADER_TIMESTAMP, commitTime(unit.commitTimestamp()));
     h.addString(HEADER_CHANGE_TYPE, changeType);
     return h;
   }
+
+  /**
+   * The commit time as ISO-8601 UTC text with milliseconds: the text a {@code SimpleHeaderConverter} writes for a
+   * Connect {@code Timestamp} (and parses back into one), formatted once per commit rather than once per record.
+   */
+  private String commitTime(long millis) {
+    if (millis != commitTimeMillis) {
+      commitTime = COMMIT_TIME.format(Instant.ofEpochMilli(millis));
+      commitTimeMillis = millis;
+    }
+    return commitTime;
+  }
+
+  private static final DateTimeFormatter COMMIT_TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
   /** A heartbeat: stores {@code offset} for the table without a data record. */
   SourceRecord heartbeat(String heartbeatTopic, Position offset, long now) {

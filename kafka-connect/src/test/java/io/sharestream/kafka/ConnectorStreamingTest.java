@@ -12,6 +12,8 @@ import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -119,7 +121,8 @@ class ConnectorStreamingTest {
     assertThat(six.timestamp).isEqualTo(table.log().timestamp(2));
     assertThat(six.headers).containsEntry(RecordConverter.HEADER_TABLE, "s.sc.events")
         .containsEntry(RecordConverter.HEADER_VERSION, "2").containsEntry(RecordConverter.HEADER_CHANGE_TYPE, "insert")
-        .containsKey(RecordConverter.HEADER_TIMESTAMP);
+        .containsEntry(RecordConverter.HEADER_TIMESTAMP, DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+            .withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(table.log().timestamp(2))));
     // versions in order; within version 1, file by file
     assertThat(records.stream().map(r -> r.headers.get(RecordConverter.HEADER_VERSION)).collect(Collectors.toList()))
         .containsExactly("1", "1", "1", "1", "1", "2", "2", "2");
