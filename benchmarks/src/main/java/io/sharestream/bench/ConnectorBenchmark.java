@@ -3,8 +3,8 @@ package io.sharestream.bench;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
 import io.sharestream.testkit.server.DeltaSharingServer;
-import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,9 +30,10 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
 /**
  * The Kafka connector measured in a real in-process Connect worker and broker, beside its ceiling in the same run:
  * one task streaming a 1,000,000-row table of 10 common columns into a topic, timed until a consumer has seen every
- * record, against a plain {@code KafkaProducer} sending the same serialized records to the same broker; with
- * exactly-once delivery off and on. Then the peak heap while streaming a table of one 1 GB file, and the
- * commit-to-record latency at {@code poll.interval.ms=1000}.
+ * record, against a plain {@code KafkaProducer} sending the same serialized records to the same broker, and against
+ * the worker replaying records the task made ({@link ReplaySourceConnector}: Connect's own cost); with exactly-once
+ * delivery off and on. Then the commit-to-record latency at {@code poll.interval.ms=1000}, and the
+ * task's peak heap while it streams a table of one 1 GB file in a JVM of its own ({@link TaskHeapProbe}).
  *
  * <pre>
  * mvn -q -B package -DskipTests -pl benchmarks -am
@@ -41,6 +42,7 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  */
 public final class ConnectorBenchmark {
   private static final int ROWS = 1_000_000;
+  private static final int ROUNDS = 2;
   private static final DeltaType.StructType SCHEMA = DeltaType.struct(
       DeltaType.field("id", DeltaType.LONG, false), DeltaType.field("name", DeltaType.STRING),
       DeltaType.field("category", DeltaType.STRING), DeltaType.field("score", DeltaType.DOUBLE),
@@ -74,10 +76,10 @@ public final class ConnectorBenchmark {
       EmbeddedConnectCluster connect = cluster(false);
       try {
         latency(connect, dir);
-        heap(connect, dir);
       } finally {
         connect.stop();
       }
+      heap(dir);
     }
   }
 
@@ -115,44 +117,76 @@ public final class ConnectorBenchmark {
     return c;
   }
 
-  /** Rows/s of the connector, then of a plain producer sending the same bytes, until a consumer saw them all. */
+  /**
+   * Rows/s of the connector, of the worker replaying records the task made, and of a plain producer sending the same
+   * serialized records, each until a consumer saw them all; the best of {@link #ROUNDS} rounds, so that all three
+   * run on a JVM whose JIT has settled.
+   */
   private static void throughput(EmbeddedConnectCluster connect, String profile, boolean exactlyOnce)
       throws Exception {
     String mode = exactlyOnce ? "exactly-once" : "at-least-once";
-    String topic = "c.s.b.bench";
-    Consumed consumed = new Consumed(connect, topic, ROWS, exactlyOnce, 10_000);
-    Map<String, String> c = connector(profile, "s.b.bench", "c.", "startingVersion", "0");
+    double connectorRate = 0;
+    double workerRate = 0;
+    double producerRate = 0;
+    double bytesPerRow = 0;
+    for (int round = 0; round < ROUNDS; round++) {
+      Consumed consumed = runConnector(connect, profile, "c" + round + ".", exactlyOnce, null);
+      connectorRate = Math.max(connectorRate, consumed.rate());
+      bytesPerRow = (double) consumed.bytes.get() / ROWS;
+      // Connect's own ceiling: the worker sending records the task already made, the reading taken away
+      workerRate = Math.max(workerRate, runConnector(connect, profile, "r" + round + ".", exactlyOnce,
+          ReplaySourceConnector.class.getName()).rate());
+      producerRate = Math.max(producerRate, plainProducer(connect, consumed.sample, "p" + round, exactlyOnce));
+    }
+    System.out.printf("connector, %s: %,.0f rows/s, %.1f MB/s of records; plain producer, same records: "
+        + "%,.0f rows/s; ratio %.2f (1,000,000 rows x 10 columns, 10 files, one task)%n", mode, connectorRate,
+        connectorRate * bytesPerRow / 1e6, producerRate, connectorRate / producerRate);
+    System.out.printf("  the worker alone replaying records the task made (Connect's own ceiling, JsonConverter): "
+        + "%,.0f rows/s; connector/worker %.2f, worker/plain producer %.2f%n", workerRate, connectorRate / workerRate,
+        workerRate / producerRate);
+  }
+
+  /** Streams the table with the connector (or {@code replayClass}) into {@code <prefix>s.b.bench}. */
+  private static Consumed runConnector(EmbeddedConnectCluster connect, String profile, String prefix,
+      boolean exactlyOnce, String replayClass) throws Exception {
+    Consumed consumed = new Consumed(connect, prefix + "s.b.bench", ROWS, exactlyOnce, 10_000);
+    Map<String, String> c = connector(profile, "s.b.bench", prefix, "startingVersion", "0");
     if (exactlyOnce) {
       c.put("exactly.once.support", "required");
     }
-    connect.configureConnector("bench", c);
+    if (replayClass != null) {
+      c.put("connector.class", replayClass);
+      c.put(ReplaySourceConnector.ROWS, Integer.toString(ROWS));
+    }
+    String name = "bench-" + prefix; // a name of its own: stored offsets are per connector name
+    connect.configureConnector(name, c);
     consumed.await();
-    double connectorRate = consumed.rate();
-    long bytes = consumed.bytes.get();
-    connect.deleteConnector("bench");
+    connect.deleteConnector(name);
+    return consumed;
+  }
 
-    // the ceiling: the same serialized records sent by a plain producer (with transactions as the worker uses them)
-    String plain = "plain-" + mode;
-    connect.kafka().createTopic(plain, 1);
-    Consumed ceiling = new Consumed(connect, plain, ROWS, exactlyOnce, 0);
+  /** The same serialized records sent by a plain producer (with transactions as the worker uses them). */
+  private static double plainProducer(EmbeddedConnectCluster connect, List<ProducerRecord<byte[], byte[]>> sample,
+      String topic, boolean exactlyOnce) throws Exception {
+    connect.kafka().createTopic(topic, 1);
+    Consumed ceiling = new Consumed(connect, topic, ROWS, exactlyOnce, 0);
     Map<String, Object> props = new HashMap<>();
     props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     if (exactlyOnce) {
-      props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "bench-plain");
+      props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "bench-" + topic);
     }
     try (KafkaProducer<byte[], byte[]> producer = connect.kafka().createProducer(props)) {
       if (exactlyOnce) {
         producer.initTransactions();
       }
-      List<ProducerRecord<byte[], byte[]>> sample = consumed.sample;
       for (int sent = 0; sent < ROWS; ) {
         if (exactlyOnce) {
           producer.beginTransaction();
         }
         for (int i = 0; i < 10_000 && sent < ROWS; i++, sent++) { // a poll's worth, as the connector sends
           ProducerRecord<byte[], byte[]> r = sample.get(sent % sample.size());
-          producer.send(new ProducerRecord<>(plain, null, r.timestamp(), r.key(), r.value(), r.headers()));
+          producer.send(new ProducerRecord<>(topic, null, r.timestamp(), r.key(), r.value(), r.headers()));
         }
         if (exactlyOnce) {
           producer.commitTransaction();
@@ -160,10 +194,7 @@ public final class ConnectorBenchmark {
       }
     }
     ceiling.await();
-    double producerRate = ceiling.rate();
-    System.out.printf("connector, %s: %,.0f rows/s, %.1f MB/s of records; plain producer, same records: "
-        + "%,.0f rows/s; ratio %.2f (1,000,000 rows x 10 columns, 10 files, one task)%n", mode, connectorRate,
-        connectorRate * bytes / ROWS / 1e6, producerRate, connectorRate / producerRate);
+    return ceiling.rate();
   }
 
   /** Commit-to-record latency: a one-row commit every ~300 ms, measured from commit time to consumer receipt. */
@@ -189,8 +220,11 @@ public final class ConnectorBenchmark {
     }
   }
 
-  /** Peak heap after collections (the live set) while one task streams a table of one 1 GB file. */
-  private static void heap(EmbeddedConnectCluster connect, Path dir) throws Exception {
+  /**
+   * Peak live heap of the task alone, in a JVM of its own with {@code -Xmx256m}, while it streams a table of one
+   * 1 GB file: the task must finish within that heap.
+   */
+  private static void heap(Path dir) throws Exception {
     DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("huge"), SCHEMA).commit();
     Random random = new Random(7);
     long rows = 7_000_000;
@@ -198,46 +232,21 @@ public final class ConnectorBenchmark {
     long size = table.snapshot().sizeInBytes();
     try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "huge", table.dir(), true)
         .start()) {
-      System.gc();
-      LiveHeap live = new LiveHeap();
-      long before = live.peak.get();
-      live.peak.set(0);
-      Consumed consumed = new Consumed(connect, "h.s.b.huge", rows, false, 0);
-      connect.configureConnector("huge", connector(server.writeProfile(dir.resolve("h.share")).toString(),
-          "s.b.huge", "h.", "startingVersion", "0"));
-      consumed.await();
-      System.out.printf("peak heap after GC while streaming one %.2f GB file (%,d rows, 128 MB row groups): %d MiB; "
-          + "at rest before: %d MiB (the whole JVM: broker, worker, kit server and the task)%n", size / 1e9, rows,
-          live.peak.get() >> 20, before >> 20);
-      connect.deleteConnector("huge");
-    }
-  }
-
-  /** The heap left after each collection (the live set), its peak kept. */
-  private static final class LiveHeap {
-    final AtomicLong peak = new AtomicLong();
-
-    LiveHeap() {
-      for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-        ((javax.management.NotificationEmitter) gc).addNotificationListener((n, handback) -> {
-          if (!n.getType().equals(com.sun.management.GarbageCollectionNotificationInfo
-              .GARBAGE_COLLECTION_NOTIFICATION)) {
-            return;
-          }
-          com.sun.management.GarbageCollectionNotificationInfo info = com.sun.management
-              .GarbageCollectionNotificationInfo.from((javax.management.openmbean.CompositeData) n.getUserData());
-          long used = 0;
-          for (Map.Entry<String, java.lang.management.MemoryUsage> e
-              : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
-            if (!e.getKey().contains("Metaspace") && !e.getKey().contains("CodeHeap")
-                && !e.getKey().contains("Compressed Class")) {
-              used += e.getValue().getUsed();
-            }
-          }
-          peak.accumulateAndGet(used, Math::max);
-        }, null, null);
+      String launcher = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      Process probe = new ProcessBuilder(launcher, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+          TaskHeapProbe.class.getName(), server.writeProfile(dir.resolve("h.share")).toString(), "s.b.huge",
+          Long.toString(rows)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      String out = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (probe.waitFor() != 0 || !out.contains("rows=" + rows)) {
+        throw new IllegalStateException("the heap probe failed (exit " + probe.exitValue() + "): " + out);
       }
-      System.gc();
+      Map<String, String> figures = new HashMap<>();
+      for (String kv : out.substring(out.lastIndexOf("rows=")).trim().split(" ")) {
+        figures.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+      }
+      System.out.printf("task heap while streaming one %.2f GB file (%,d rows, 128 MB row groups) with -Xmx256m: "
+          + "peak live %s MiB, at rest %s MiB (the task alone in its own JVM)%n", size / 1e9, rows,
+          figures.get("peakLiveMiB"), figures.get("atRestMiB"));
     }
   }
 
@@ -246,7 +255,8 @@ public final class ConnectorBenchmark {
     final AtomicLong count = new AtomicLong();
     final AtomicLong bytes = new AtomicLong();
     final List<ProducerRecord<byte[], byte[]>> sample = new ArrayList<>();
-    final List<Long> latencies = new ArrayList<>();
+    /** Commit-to-receipt times, kept for small counts only. */
+    final List<Long> latencies;
     final long expected;
     final Thread thread;
     volatile long first;
@@ -254,6 +264,7 @@ public final class ConnectorBenchmark {
 
     Consumed(EmbeddedConnectCluster connect, String topic, long expected, boolean readCommitted, int keep) {
       this.expected = expected;
+      this.latencies = expected <= 10_000 ? new ArrayList<>() : null;
       Map<String, Object> props = new HashMap<>();
       props.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + System.nanoTime());
       props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -272,7 +283,9 @@ public final class ConnectorBenchmark {
               last = now;
               count.incrementAndGet();
               bytes.addAndGet(r.serializedValueSize() + Math.max(0, r.serializedKeySize()));
-              latencies.add(System.currentTimeMillis() - r.timestamp());
+              if (latencies != null) {
+                latencies.add(System.currentTimeMillis() - r.timestamp());
+              }
               if (sample.size() < keep) {
                 sample.add(new ProducerRecord<>(topic, null, r.timestamp(), r.key(), r.value(), r.headers()));
               }

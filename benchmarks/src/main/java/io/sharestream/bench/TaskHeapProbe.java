@@ -1,0 +1,73 @@
+package io.sharestream.bench;
+
+import io.sharestream.kafka.DeltaSharingSourceTask;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
+import org.apache.kafka.connect.source.SourceRecord;
+
+/**
+ * The connector task alone in a JVM of its own, so its heap is what is measured: polls a table to its end, drops
+ * the records (as a worker does once they are handed to the producer) and prints the peak live heap (after each
+ * collection) and how many rows it saw. {@link ConnectorBenchmark} starts it with a small {@code -Xmx}.
+ *
+ * <p>Arguments: profile path, table, expected rows.
+ */
+public final class TaskHeapProbe {
+  private TaskHeapProbe() {}
+
+  public static void main(String[] args) throws Exception {
+    long expected = Long.parseLong(args[2]);
+    AtomicLong peak = livePeak();
+    System.gc();
+    long atRest = peak.getAndSet(0);
+    Map<String, String> config = new HashMap<>();
+    config.put("profile.path", args[0]);
+    config.put("tables", args[1]);
+    config.put("startingVersion", "0");
+    DeltaSharingSourceTask task = new DeltaSharingSourceTask();
+    task.initialize(new NoOffsetsContext(config));
+    task.start(config);
+    long rows = 0;
+    try {
+      while (rows < expected) {
+        List<SourceRecord> batch = task.poll();
+        rows += batch == null ? 0 : batch.size();
+      }
+    } finally {
+      task.stop();
+    }
+    System.out.printf("rows=%d peakLiveMiB=%d atRestMiB=%d maxHeapMiB=%d%n", rows, peak.get() >> 20, atRest >> 20,
+        Runtime.getRuntime().maxMemory() >> 20);
+  }
+
+  /** The heap left after each collection (the live set), its peak kept. */
+  private static AtomicLong livePeak() {
+    AtomicLong peak = new AtomicLong();
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      ((NotificationEmitter) gc).addNotificationListener((n, handback) -> {
+        if (!n.getType().equals(com.sun.management.GarbageCollectionNotificationInfo
+            .GARBAGE_COLLECTION_NOTIFICATION)) {
+          return;
+        }
+        com.sun.management.GarbageCollectionNotificationInfo info =
+            com.sun.management.GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+        long used = 0;
+        for (Map.Entry<String, MemoryUsage> e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+          String pool = e.getKey();
+          if (!pool.contains("Metaspace") && !pool.contains("CodeHeap") && !pool.contains("Compressed Class")) {
+            used += e.getValue().getUsed();
+          }
+        }
+        peak.accumulateAndGet(used, Math::max);
+      }, null, null);
+    }
+    return peak;
+  }
+}
