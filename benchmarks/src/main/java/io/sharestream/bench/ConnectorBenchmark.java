@@ -221,7 +221,7 @@ public final class ConnectorBenchmark {
   }
 
   /**
-   * Peak live heap of the task alone, in a JVM of its own with {@code -Xmx256m}, while it streams a table of one
+   * Peak live heap of the task alone, in a JVM of its own with {@code -Xmx64m}, while it streams a table of one
    * 1 GB file: the task must finish within that heap.
    */
   private static void heap(Path dir) throws Exception {
@@ -233,7 +233,7 @@ public final class ConnectorBenchmark {
     try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "huge", table.dir(), true)
         .start()) {
       String launcher = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      Process probe = new ProcessBuilder(launcher, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+      Process probe = new ProcessBuilder(launcher, "-Xmx64m", "-cp", System.getProperty("java.class.path"),
           TaskHeapProbe.class.getName(), server.writeProfile(dir.resolve("h.share")).toString(), "s.b.huge",
           Long.toString(rows)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
       String out = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -244,7 +244,7 @@ public final class ConnectorBenchmark {
       for (String kv : out.substring(out.lastIndexOf("rows=")).trim().split(" ")) {
         figures.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
       }
-      System.out.printf("task heap while streaming one %.2f GB file (%,d rows, 128 MB row groups) with -Xmx256m: "
+      System.out.printf("task heap while streaming one %.2f GB file (%,d rows, 128 MB row groups) with -Xmx64m: "
           + "peak live %s MiB, at rest %s MiB (the task alone in its own JVM)%n", size / 1e9, rows,
           figures.get("peakLiveMiB"), figures.get("atRestMiB"));
     }

@@ -25,8 +25,9 @@ import org.apache.parquet.io.SeekableInputStream;
  * A Parquet {@link InputFile} read from a pre-signed URL with HTTP range requests, asking storage for exactly what
  * is read: the file's tail (where Parquet keeps its footer) in one request, cached and shared by all streams of the
  * file; every other read by its exact range, or, when the reader announced the column chunks it will read
- * ({@link PlannedReads}), by the announced range around it, near-adjacent chunks coalesced into one request. Nothing is
- * read ahead beyond that, and memory holds the tail and a stream buffer, never the file.
+ * ({@link PlannedReads}), by the announced range around it: near-adjacent chunks read by one stream are coalesced
+ * into one request, chunks streamed side by side get a request each. Nothing is read ahead beyond that, and memory
+ * holds the tail and a stream buffer, never the file.
  *
  * <p>Transient failures reopen at the current position with backoff; a 403 (expired URL) asks
  * {@link SignedUrl#refresh()} for a new URL and tries once more. {@link #prefetchFooter} fetches the tail in the
@@ -92,13 +93,13 @@ public final class HttpInputFile implements InputFile, PlannedReads {
   }
 
   @Override
-  public void willRead(List<long[]> ranges) {
+  public void willRead(List<long[]> ranges, boolean oneStream) {
     long[][] sorted = ranges.toArray(new long[0][]);
     Arrays.sort(sorted, (a, b) -> Long.compare(a[0], b[0]));
     long[] out = new long[sorted.length * 2];
     int n = 0;
     for (long[] r : sorted) {
-      if (n > 0 && r[0] - out[n - 1] <= COALESCE_GAP) {
+      if (oneStream && n > 0 && r[0] - out[n - 1] <= COALESCE_GAP) {
         out[n - 1] = Math.max(out[n - 1], r[1]);
       } else {
         out[n++] = r[0];

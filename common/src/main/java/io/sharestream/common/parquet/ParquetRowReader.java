@@ -8,20 +8,15 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Set;
-import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.InputFile;
@@ -35,13 +30,21 @@ import org.apache.parquet.schema.Type;
 /**
  * Reads the rows of one data or change data file as {@link Row}s of a read schema: file columns are matched by name
  * (columns the file lacks read as null, as after an added column), partition columns come from the file's
- * partition values. Row groups are read one at a time; starting at row N skips whole row groups without reading
- * their pages, then decodes and drops the rest of the skip inside the first row group read. Before each row group,
- * an input that takes {@link PlannedReads} hears which column chunks come next. Old dates and timestamps are decoded
- * as Spark 3.1 decodes them ({@link ReadSettings}).
+ * partition values. Row groups are read one at a time: up to {@link #STREAMED_ROW_GROUP_BYTES} of column chunks by
+ * Parquet's reader (all chunks in memory), bigger ones page by page ({@link StreamedRowGroup}), so memory is bounded
+ * whatever the file. Starting at row N skips whole row groups without reading their pages, then decodes and drops
+ * the rest of the skip inside the first row group read. Before each row group, an input that takes
+ * {@link PlannedReads} hears which column chunks come next. Old dates and timestamps are decoded as Spark 3.1
+ * decodes them ({@link ReadSettings}).
  */
 public final class ParquetRowReader implements Iterator<Row>, Closeable {
+  /** Row groups whose read column chunks exceed this many bytes are streamed page by page. */
+  public static final long STREAMED_ROW_GROUP_BYTES = 32L * 1024 * 1024;
+
   private final ParquetFileReader reader;
+  private final ParquetReadOptions options = ParquetReadOptions.builder().build();
+  private final long streamAbove;
+  private StreamedRowGroup streamed;
   private final StructType readSchema;
   private final MessageType requested;
   private final MessageColumnIO columnIO;
@@ -59,11 +62,13 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   private int group;
 
   private ParquetRowReader(InputFile input, String file, StructType readSchema, List<String> partitionColumns,
-      Map<String, String> partitionValues, ReadSettings settings, long startRow) throws IOException {
+      Map<String, String> partitionValues, ReadSettings settings, long startRow, long streamAbove)
+      throws IOException {
     this.file = file;
     this.readSchema = readSchema;
     this.input = input;
-    this.reader = new ParquetFileReader(input, ParquetReadOptions.builder().build());
+    this.streamAbove = streamAbove;
+    this.reader = new ParquetFileReader(input, options);
     try {
       FileMetaData meta = reader.getFooter().getFileMetaData();
       MessageType fileSchema = meta.getSchema();
@@ -108,8 +113,16 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
    */
   public static ParquetRowReader open(InputFile input, String file, StructType readSchema, List<String> partitionColumns,
       Map<String, String> partitionValues, ReadSettings settings, long startRow) {
+    return open(input, file, readSchema, partitionColumns, partitionValues, settings, startRow,
+        STREAMED_ROW_GROUP_BYTES);
+  }
+
+  /** As above, streaming row groups above {@code streamAbove} bytes (tests stream small files this way). */
+  static ParquetRowReader open(InputFile input, String file, StructType readSchema, List<String> partitionColumns,
+      Map<String, String> partitionValues, ReadSettings settings, long startRow, long streamAbove) {
     try {
-      return new ParquetRowReader(input, file, readSchema, partitionColumns, partitionValues, settings, startRow);
+      return new ParquetRowReader(input, file, readSchema, partitionColumns, partitionValues, settings, startRow,
+          streamAbove);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open Parquet file " + file + ": " + e.getMessage(), e);
     }
@@ -140,11 +153,27 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   }
 
   private Row advanceRecord() throws IOException {
+    List<BlockMetaData> groups = reader.getRowGroups();
     while (rowsLeftInGroup == 0) {
-      announce();
-      PageReadStore pages = reader.readNextRowGroup();
-      if (pages == null) {
+      closeStreamed();
+      if (group >= groups.size()) {
         return null;
+      }
+      BlockMetaData g = groups.get(group);
+      List<long[]> ranges = StreamedRowGroup.ranges(g, requested.getColumns());
+      long bytes = 0;
+      for (long[] r : ranges) {
+        bytes += r[1] - r[0];
+      }
+      PageReadStore pages;
+      if (bytes > streamAbove) {
+        announce(ranges, false);
+        reader.skipNextRowGroup();
+        streamed = new StreamedRowGroup(input, file, g, options.getCodecFactory());
+        pages = streamed;
+      } else {
+        announce(ranges, true);
+        pages = reader.readNextRowGroup();
       }
       group++;
       rowsLeftInGroup = pages.getRowCount();
@@ -155,23 +184,18 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
     return records.read();
   }
 
-  /** Tells a {@link PlannedReads} input the column chunks of the next row group that will be read. */
-  private void announce() {
-    List<BlockMetaData> groups = reader.getRowGroups();
-    if (!(input instanceof PlannedReads) || group >= groups.size()) {
-      return;
+  /** Tells a {@link PlannedReads} input the column chunks of the next row group. */
+  private void announce(List<long[]> ranges, boolean oneStream) {
+    if (input instanceof PlannedReads) {
+      ((PlannedReads) input).willRead(ranges, oneStream);
     }
-    Set<ColumnPath> wanted = new HashSet<>();
-    for (ColumnDescriptor c : requested.getColumns()) {
-      wanted.add(ColumnPath.get(c.getPath()));
+  }
+
+  private void closeStreamed() {
+    if (streamed != null) {
+      streamed.close();
+      streamed = null;
     }
-    List<long[]> ranges = new ArrayList<>();
-    for (ColumnChunkMetaData chunk : groups.get(group).getColumns()) {
-      if (wanted.contains(chunk.getPath())) {
-        ranges.add(new long[] {chunk.getStartingPos(), chunk.getStartingPos() + chunk.getTotalSize()});
-      }
-    }
-    ((PlannedReads) input).willRead(ranges);
   }
 
   @Override
@@ -210,6 +234,7 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
 
   @Override
   public void close() {
+    closeStreamed();
     try {
       reader.close();
     } catch (IOException e) {

@@ -7,6 +7,10 @@ import java.util.List;
  * can fetch them with as few requests as possible. {@link ParquetRowReader} announces them before each row group.
  */
 public interface PlannedReads {
-  /** The ranges {@code [start, end)} the reader reads next, in any order; replaces the previous announcement. */
-  void willRead(List<long[]> ranges);
+  /**
+   * The ranges {@code [start, end)} the reader reads next, in any order; replaces the previous announcement.
+   * {@code oneStream}: read one after the other by one stream (near neighbours are best fetched together);
+   * otherwise each by a stream of its own, interleaved (each best fetched alone).
+   */
+  void willRead(List<long[]> ranges, boolean oneStream);
 }

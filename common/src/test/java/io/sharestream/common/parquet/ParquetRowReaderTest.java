@@ -298,4 +298,122 @@ class ParquetRowReaderTest {
         .isInstanceOf(VersionNotAvailableException.class).hasMessageContaining("VACUUM");
   }
 
+  private List<Row> readStreamed(FileAction f, StructType schema, long startRow) {
+    HttpInputFile in = new HttpInputFile(client, SignedUrl.fixed(f.url()), f.size(), f.id());
+    List<Row> out = new ArrayList<>();
+    try (ParquetRowReader r = ParquetRowReader.open(in, f.id(), schema, List.of(), f.partitionValues(),
+        ReadSettings.DEFAULT, startRow, 0)) {
+      r.forEachRemaining(out::add);
+    }
+    return out;
+  }
+
+  @ParameterizedTest
+  @EnumSource(TimestampEncoding.class)
+  void rowGroupsStreamedPageByPageGiveTheSameRowsAsWholeRowGroups(TimestampEncoding encoding) {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("all"), ALL).timestamps(encoding).commit();
+    table.append(allTypeRows());
+    TableRef t = serve(table, true);
+    TableMetadata[] meta = new TableMetadata[1];
+    FileAction f = files(t, meta).get(0);
+    List<Row> whole = read(f, meta[0].schema(), List.of(), 0);
+    List<Row> streamed = readStreamed(f, meta[0].schema(), 0);
+    assertThat(streamed.stream().map(ParquetRowReaderTest::plain).collect(Collectors.toList()))
+        .isEqualTo(whole.stream().map(ParquetRowReaderTest::plain).collect(Collectors.toList())).hasSize(3);
+  }
+
+  @Test
+  void aStreamedRowGroupReadsEachColumnChunkOnceByARequestOfItsOwn() throws Exception {
+    DeltaType.StructType schema = DeltaType.struct(DeltaType.field("id", DeltaType.LONG),
+        DeltaType.field("pad", DeltaType.STRING), DeltaType.field("kind", DeltaType.STRING));
+    // 64 KB pages in 256 KB row groups: several pages per chunk, dictionary pages for "kind"
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("p"), schema).rowGroupBytes(256 * 1024).commit();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    java.util.Random random = new java.util.Random(3);
+    for (long i = 0; i < 20_000; i++) {
+      rows.add(row("id", i, "pad", i % 7 == 0 ? null : Long.toHexString(random.nextLong()) + i,
+          "kind", List.of("a", "b", "c").get((int) (i % 3))));
+    }
+    table.append(rows);
+    TableRef t = serve(table, true);
+    TableMetadata[] meta = new TableMetadata[1];
+    FileAction f = files(t, meta).get(0);
+    Path local = table.log().resolve(table.snapshot().files().iterator().next().path);
+    List<long[]> chunks = new ArrayList<>();
+    try (org.apache.parquet.hadoop.ParquetFileReader r = org.apache.parquet.hadoop.ParquetFileReader.open(
+        org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(local.toUri()),
+            new org.apache.hadoop.conf.Configuration(false)))) {
+      assertThat(r.getRowGroups().size()).isGreaterThan(2);
+      for (var g : r.getRowGroups()) {
+        for (var c : g.getColumns()) {
+          chunks.add(new long[] {c.getStartingPos(), c.getStartingPos() + c.getTotalSize()});
+        }
+      }
+    }
+
+    server.requests().clear();
+    List<Row> streamed = readStreamed(f, meta[0].schema(), 0);
+    assertThat(streamed).hasSize(20_000);
+    for (int i = 0; i < streamed.size(); i += 997) {
+      Map<String, Object> expected = rows.get(i);
+      assertThat(streamed.get(i).get("id")).isEqualTo(expected.get("id"));
+      assertThat(streamed.get(i).get("pad")).isEqualTo(expected.get("pad"));
+      assertThat(streamed.get(i).get("kind")).isEqualTo(expected.get("kind"));
+    }
+    List<RequestLog.Entry> gets = server.requests().entries(Endpoint.STORAGE);
+    long tailStart = f.size() - HttpInputFile.TAIL_BYTES;
+    List<long[]> ranges = gets.stream().map(e -> Arrays.stream(e.range.replace("bytes=", "").split("-"))
+        .mapToLong(Long::parseLong).toArray()).filter(r -> r[0] < tailStart).collect(Collectors.toList());
+    // the footer's tail read, then one request per column chunk before the tail, each exactly that chunk
+    assertThat(ranges).allSatisfy(r -> assertThat(chunks).anySatisfy(c -> {
+      assertThat(r[0]).isEqualTo(c[0]);
+      assertThat(r[1] + 1).isEqualTo(Math.min(c[1], tailStart));
+    }));
+    assertThat(ranges).hasSize((int) chunks.stream().filter(c -> c[0] < tailStart).count());
+
+    List<Row> fromMiddle = readStreamed(f, meta[0].schema(), 12_345);
+    assertThat(fromMiddle).hasSize(20_000 - 12_345);
+    assertThat(fromMiddle.get(0).get("id")).isEqualTo(12_345L);
+  }
+
+  @Test
+  void dataPagesOfFormatV2AreStreamedToo() throws Exception {
+    org.apache.parquet.schema.MessageType parquet = org.apache.parquet.schema.MessageTypeParser.parseMessageType(
+        "message m { required int64 id; optional binary name (UTF8); optional double score; }");
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(tmp.resolve("v2.parquet").toUri());
+    org.apache.parquet.example.data.simple.SimpleGroupFactory groups =
+        new org.apache.parquet.example.data.simple.SimpleGroupFactory(parquet);
+    try (org.apache.parquet.hadoop.ParquetWriter<org.apache.parquet.example.data.Group> w =
+        org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(file).withType(parquet)
+            .withConf(new org.apache.hadoop.conf.Configuration(false))
+            .withWriterVersion(org.apache.parquet.column.ParquetProperties.WriterVersion.PARQUET_2_0)
+            .withCompressionCodec(org.apache.parquet.hadoop.metadata.CompressionCodecName.SNAPPY)
+            .withPageSize(4096).withRowGroupSize(64 * 1024).build()) {
+      for (int i = 0; i < 5000; i++) {
+        org.apache.parquet.example.data.Group g = groups.newGroup().append("id", (long) i);
+        if (i % 5 != 0) {
+          g.append("name", "n" + (i % 40));
+        }
+        g.append("score", i * 0.5);
+        w.write(g);
+      }
+    }
+    StructType schema = io.sharestream.common.types.SchemaJson.parse("{\"type\":\"struct\",\"fields\":["
+        + "{\"name\":\"id\",\"type\":\"long\",\"nullable\":false,\"metadata\":{}},"
+        + "{\"name\":\"name\",\"type\":\"string\",\"nullable\":true,\"metadata\":{}},"
+        + "{\"name\":\"score\",\"type\":\"double\",\"nullable\":true,\"metadata\":{}}]}");
+    org.apache.parquet.io.InputFile in = org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(file,
+        new org.apache.hadoop.conf.Configuration(false));
+    List<Row> rows = new ArrayList<>();
+    try (ParquetRowReader r = ParquetRowReader.open(in, "v2.parquet", schema, List.of(), Map.of(),
+        ReadSettings.DEFAULT, 0, 0)) {
+      r.forEachRemaining(rows::add);
+    }
+    assertThat(rows).hasSize(5000);
+    for (int i = 0; i < 5000; i += 7) {
+      assertThat(rows.get(i).get("id")).isEqualTo((long) i);
+      assertThat(rows.get(i).get("name")).isEqualTo(i % 5 == 0 ? null : "n" + (i % 40));
+      assertThat(rows.get(i).get("score")).isEqualTo(i * 0.5);
+    }
+  }
 }

@@ -1,0 +1,278 @@
+package io.sharestream.common.parquet;
+
+import java.io.BufferedInputStream;
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.format.DataPageHeader;
+import org.apache.parquet.format.DataPageHeaderV2;
+import org.apache.parquet.format.DictionaryPageHeader;
+import org.apache.parquet.format.PageHeader;
+import org.apache.parquet.format.PageType;
+import org.apache.parquet.format.Util;
+import org.apache.parquet.format.converter.ParquetMetadataConverter;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.schema.PrimitiveType;
+
+/**
+ * A row group whose pages are read as its rows are: each column chunk through a stream of its own, one page of each
+ * column in memory at a time. Parquet's own reader holds all the column chunks of a row group at once, which for
+ * the 128 MB row groups of big files is more heap than a task should need; here memory follows the page size,
+ * whatever the row group or file size.
+ */
+final class StreamedRowGroup implements PageReadStore, Closeable {
+  private static final ParquetMetadataConverter METADATA = new ParquetMetadataConverter();
+  private static final int STREAM_BUFFER = 64 * 1024;
+
+  private final InputFile input;
+  private final String file;
+  private final long rowCount;
+  private final CompressionCodecFactory codecs;
+  private final Map<ColumnPath, ColumnChunkMetaData> chunks = new HashMap<>();
+  private final List<ChunkPages> open = new ArrayList<>();
+
+  StreamedRowGroup(InputFile input, String file, BlockMetaData group, CompressionCodecFactory codecs) {
+    this.input = input;
+    this.file = file;
+    this.rowCount = group.getRowCount();
+    this.codecs = codecs;
+    for (ColumnChunkMetaData c : group.getColumns()) {
+      chunks.put(c.getPath(), c);
+    }
+  }
+
+  /** The byte ranges of the chunks of {@code columns}: what this row group will read, each by its own stream. */
+  static List<long[]> ranges(BlockMetaData group, List<ColumnDescriptor> columns) {
+    Map<ColumnPath, ColumnChunkMetaData> byPath = new HashMap<>();
+    for (ColumnChunkMetaData c : group.getColumns()) {
+      byPath.put(c.getPath(), c);
+    }
+    List<long[]> out = new ArrayList<>();
+    for (ColumnDescriptor d : columns) {
+      ColumnChunkMetaData c = byPath.get(ColumnPath.get(d.getPath()));
+      if (c != null) {
+        out.add(new long[] {c.getStartingPos(), c.getStartingPos() + c.getTotalSize()});
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public PageReader getPageReader(ColumnDescriptor column) {
+    ColumnChunkMetaData chunk = chunks.get(ColumnPath.get(column.getPath()));
+    if (chunk == null) {
+      throw new IllegalArgumentException("file " + file + " has no column " + String.join(".", column.getPath()));
+    }
+    try {
+      ChunkPages pages = new ChunkPages(chunk, column.getPrimitiveType());
+      open.add(pages);
+      return pages;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read column " + chunk.getPath() + " of Parquet file " + file, e);
+    }
+  }
+
+  @Override
+  public long getRowCount() {
+    return rowCount;
+  }
+
+  @Override
+  public void close() {
+    for (ChunkPages p : open) {
+      p.close();
+    }
+    open.clear();
+  }
+
+  /** The pages of one column chunk, read one after the other from the chunk's stream. */
+  private final class ChunkPages implements PageReader {
+    private final ColumnChunkMetaData chunk;
+    private final PrimitiveType type;
+    private final SeekableInputStream stream;
+    private final InputStream in;
+    private final CompressionCodecFactory.BytesInputDecompressor decompressor;
+    private long valuesLeft;
+    private long bytesLeft;
+    private PageHeader pending;
+
+    ChunkPages(ColumnChunkMetaData chunk, PrimitiveType type) throws IOException {
+      this.chunk = chunk;
+      this.type = type;
+      this.valuesLeft = chunk.getValueCount();
+      this.bytesLeft = chunk.getTotalSize();
+      this.decompressor = codecs.getDecompressor(chunk.getCodec());
+      this.stream = input.newStream();
+      stream.seek(chunk.getStartingPos());
+      this.in = new BufferedInputStream(stream, (int) Math.min(STREAM_BUFFER, Math.max(1, bytesLeft)));
+    }
+
+    @Override
+    public DictionaryPage readDictionaryPage() {
+      try {
+        PageHeader h = header();
+        if (h == null || h.getType() != PageType.DICTIONARY_PAGE) {
+          return null;
+        }
+        pending = null;
+        DictionaryPageHeader d = h.getDictionary_page_header();
+        BytesInput bytes = decompress(read(h.getCompressed_page_size()), h.getUncompressed_page_size());
+        return new DictionaryPage(bytes, h.getUncompressed_page_size(), d.getNum_values(),
+            METADATA.getEncoding(d.getEncoding()));
+      } catch (IOException e) {
+        throw failure(e);
+      }
+    }
+
+    @Override
+    public long getTotalValueCount() {
+      return chunk.getValueCount();
+    }
+
+    @Override
+    public DataPage readPage() {
+      try {
+        while (valuesLeft > 0) {
+          PageHeader h = header();
+          if (h == null) {
+            throw new EOFException(valuesLeft + " values missing at the end of the chunk");
+          }
+          pending = null;
+          if (h.getType() == PageType.DATA_PAGE) {
+            DataPageHeader d = h.getData_page_header();
+            valuesLeft -= d.getNum_values();
+            BytesInput bytes = decompress(read(h.getCompressed_page_size()), h.getUncompressed_page_size());
+            return new DataPageV1(bytes, d.getNum_values(), h.getUncompressed_page_size(), noStatistics(),
+                METADATA.getEncoding(d.getRepetition_level_encoding()),
+                METADATA.getEncoding(d.getDefinition_level_encoding()), METADATA.getEncoding(d.getEncoding()));
+          }
+          if (h.getType() == PageType.DATA_PAGE_V2) {
+            DataPageHeaderV2 d = h.getData_page_header_v2();
+            valuesLeft -= d.getNum_values();
+            int levels = d.getRepetition_levels_byte_length() + d.getDefinition_levels_byte_length();
+            BytesInput repetition = read(d.getRepetition_levels_byte_length());
+            BytesInput definition = read(d.getDefinition_levels_byte_length());
+            BytesInput data = read(h.getCompressed_page_size() - levels);
+            if (!d.isSetIs_compressed() || d.isIs_compressed()) {
+              data = decompress(data, h.getUncompressed_page_size() - levels);
+            }
+            Encoding encoding = METADATA.getEncoding(d.getEncoding());
+            return DataPageV2.uncompressed(d.getNum_rows(), d.getNum_nulls(), d.getNum_values(), repetition,
+                definition, encoding, data, noStatistics());
+          }
+          skip(h.getCompressed_page_size()); // index pages, or a dictionary page where none belongs
+        }
+        return null;
+      } catch (IOException e) {
+        throw failure(e);
+      }
+    }
+
+    /** The next page header (read ahead once by {@link #readDictionaryPage}), or null at the chunk's end. */
+    private PageHeader header() throws IOException {
+      if (pending == null && bytesLeft > 0) {
+        CountingStream counted = new CountingStream(in);
+        pending = Util.readPageHeader(counted);
+        bytesLeft -= counted.count;
+      }
+      return pending;
+    }
+
+    private BytesInput read(int size) throws IOException {
+      byte[] bytes = new byte[size];
+      int done = 0;
+      while (done < size) {
+        int n = in.read(bytes, done, size - done);
+        if (n < 0) {
+          throw new EOFException("the chunk ended " + (size - done) + " bytes into a page");
+        }
+        done += n;
+      }
+      bytesLeft -= size;
+      return BytesInput.from(bytes);
+    }
+
+    private void skip(int size) throws IOException {
+      long left = size;
+      while (left > 0) {
+        long n = in.skip(left);
+        if (n <= 0) {
+          throw new EOFException("the chunk ended inside a page it skips");
+        }
+        left -= n;
+      }
+      bytesLeft -= size;
+    }
+
+    /** The page decompressed now, into bytes of its own (the codec's stream is shared by every column). */
+    private BytesInput decompress(BytesInput compressed, int uncompressedSize) throws IOException {
+      return BytesInput.from(decompressor.decompress(compressed, uncompressedSize).toByteArray());
+    }
+
+    private Statistics<?> noStatistics() {
+      return Statistics.getBuilderForReading(type).build();
+    }
+
+    private UncheckedIOException failure(IOException e) {
+      return new UncheckedIOException("cannot read column " + chunk.getPath() + " of Parquet file " + file + ": "
+          + e.getMessage(), e);
+    }
+
+    void close() {
+      try {
+        stream.close();
+      } catch (IOException e) {
+        // the connection is dropped either way
+      }
+    }
+  }
+
+  /** Counts the bytes a page header took. */
+  private static final class CountingStream extends InputStream {
+    private final InputStream in;
+    long count;
+
+    CountingStream(InputStream in) {
+      this.in = in;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = in.read();
+      if (b >= 0) {
+        count++;
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = in.read(b, off, len);
+      if (n > 0) {
+        count += n;
+      }
+      return n;
+    }
+  }
+}
