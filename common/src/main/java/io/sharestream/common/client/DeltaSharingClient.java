@@ -13,12 +13,14 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.HttpURLConnection;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -34,7 +36,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
 /**
- * The Delta Sharing REST client: every endpoint the streaming and batch paths need, over {@code java.net.http}.
+ * The Delta Sharing REST client: every endpoint the streaming and batch paths need, over {@code java.net.http}
+ * (file reads from storage go over {@link HttpURLConnection}, see {@link #storageGet}).
  * Lists are paged lazily; query and changes answers are streamed line by line ({@link FileListing}); transient
  * failures are retried per {@link RetrySettings}; HTTP errors become typed exceptions from
  * {@link io.sharestream.common.errors.Errors}. Thread-safe; one instance per profile.
@@ -51,6 +54,7 @@ public final class DeltaSharingClient implements AutoCloseable {
   private final Retrier retrier;
   private final Set<IdleTimeoutInputStream> bodies = ConcurrentHashMap.newKeySet();
   private final Set<CompletableFuture<?>> exchanges = ConcurrentHashMap.newKeySet();
+  private final Set<HttpURLConnection> storageExchanges = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   public DeltaSharingClient(DeltaSharingProfile profile, ClientSettings settings) {
@@ -63,7 +67,7 @@ public final class DeltaSharingClient implements AutoCloseable {
     this.http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout()).version(HttpClient.Version.HTTP_1_1)
         .followRedirects(HttpClient.Redirect.NORMAL).build();
     this.credentials = CredentialProvider.forProfile(profile, http, settings, clock);
-    this.retrier = new Retrier(settings.retry(), settings.sleeper());
+    this.retrier = new Retrier(settings.retry(), settings.sleeper(), () -> closed);
   }
 
   public DeltaSharingProfile profile() {
@@ -96,13 +100,16 @@ public final class DeltaSharingClient implements AutoCloseable {
       }
       return f.get();
     } catch (CancellationException e) {
-      throw new CancelledException("The request for " + what + " was cancelled: its client was closed.");
+      throw Errors.cancelled(what);
     } catch (InterruptedException e) {
       f.cancel(true);
       Thread.currentThread().interrupt();
       throw new java.io.InterruptedIOException("interrupted during " + what);
     } catch (ExecutionException e) {
       Throwable c = e.getCause();
+      if (c instanceof CancellationException) { // close() aborted the exchange underneath the future
+        throw Errors.cancelled(what);
+      }
       if (c instanceof IOException) {
         throw (IOException) c;
       }
@@ -115,10 +122,60 @@ public final class DeltaSharingClient implements AutoCloseable {
     }
   }
 
+  /**
+   * Sends a GET for {@code range} of a file in storage (a pre-signed URL: no credentials of ours) and waits for its
+   * status and headers; {@link #close()} aborts the wait. Storage reads go over {@link HttpURLConnection}, which
+   * reads a body on the caller's thread: java.net.http hands every buffer over from its selector thread, which made a
+   * Spark scan on busy cores spend a third of its time waiting. Its socket times out after the read timeout.
+   */
+  HttpURLConnection storageGet(String url, String range, String what) throws IOException {
+    checkOpen();
+    HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
+    c.setConnectTimeout(millis(settings.connectTimeout()));
+    c.setReadTimeout(millis(settings.readTimeout()));
+    c.setRequestProperty("Range", range);
+    c.setRequestProperty("User-Agent", settings.userAgent());
+    storageExchanges.add(c);
+    try {
+      if (closed) {
+        c.disconnect();
+      }
+      c.getResponseCode();
+      return c;
+    } catch (IOException e) {
+      if (closed) {
+        throw Errors.cancelled(what);
+      }
+      throw e;
+    } finally {
+      storageExchanges.remove(c);
+    }
+  }
+
+  /**
+   * The body of a {@link #storageGet} answer. {@link #close()} cannot abort a read of it in progress (closing an
+   * HttpURLConnection's body waits for the read): the read fails at its next bytes, or at its socket's timeout.
+   */
+  InputStream storageBody(HttpURLConnection c) throws IOException {
+    return track(IdleTimeoutInputStream.unwatched(c.getInputStream(), bodies));
+  }
+
+  private static int millis(Duration d) {
+    return (int) Math.min(Integer.MAX_VALUE, Math.max(1, d.toMillis()));
+  }
+
   /** Wraps a response body this client opened: idle timeout, and cancelled by {@link #close()}. */
   InputStream body(InputStream in) {
     checkOpen();
-    return new IdleTimeoutInputStream(in, settings.readTimeout(), bodies);
+    return track(new IdleTimeoutInputStream(in, settings.readTimeout(), bodies));
+  }
+
+  /** A body registered with {@link #close()}: one registered after close began is cancelled here, not missed. */
+  private InputStream track(IdleTimeoutInputStream body) {
+    if (closed) {
+      body.cancel();
+    }
+    return body;
   }
 
   void checkOpen() {
@@ -386,14 +443,18 @@ public final class DeltaSharingClient implements AutoCloseable {
 
   /**
    * Cancels every request and read of this client in flight (they fail with {@link CancelledException}) and refuses
-   * new ones. java.net.http's HttpClient has no close before Java 21; its selector thread ends once the client is
-   * no longer referenced.
+   * new ones; a file body being received from storage fails at its next bytes (see {@link #storageBody}).
+   * java.net.http's HttpClient has no close before Java 21; its selector thread ends once the client is no longer
+   * referenced.
    */
   @Override
   public void close() {
     closed = true;
     for (CompletableFuture<?> f : exchanges) {
       f.cancel(true);
+    }
+    for (HttpURLConnection c : storageExchanges) {
+      c.disconnect();
     }
     for (IdleTimeoutInputStream b : bodies) {
       b.cancel();

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.Optional;
 
 /** Small HTTP helpers shared by the REST client, the OAuth client and the file reader. */
 final class Http {
@@ -17,11 +16,15 @@ final class Http {
 
   /** {@code Retry-After} as seconds or an HTTP date; null when absent or unreadable. */
   static Duration retryAfter(HttpHeaders headers) {
-    Optional<String> v = headers.firstValue("Retry-After");
-    if (v.isEmpty()) {
+    return retryAfter(headers.firstValue("Retry-After").orElse(null));
+  }
+
+  /** A {@code Retry-After} value as seconds or an HTTP date; null when absent or unreadable. */
+  static Duration retryAfter(String value) {
+    if (value == null) {
       return null;
     }
-    String s = v.get().trim();
+    String s = value.trim();
     try {
       return Duration.ofSeconds(Math.max(0, Long.parseLong(s)));
     } catch (NumberFormatException e) {

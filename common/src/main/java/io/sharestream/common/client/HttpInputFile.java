@@ -8,9 +8,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.net.HttpURLConnection;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
@@ -176,27 +174,28 @@ public final class HttpInputFile implements InputFile, PlannedReads {
     return retrier.call(what, () -> {
       boolean refreshed = false;
       while (true) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url.current())).timeout(settings.requestTimeout())
-            .header("Range", "bytes=" + from + "-" + (toExclusive - 1))
-            .header("User-Agent", settings.userAgent()).GET().build();
         requests.incrementAndGet();
-        HttpResponse<InputStream> r = client.exchange(request, what);
-        int status = r.statusCode();
+        HttpURLConnection c = client.storageGet(url.current(), "bytes=" + from + "-" + (toExclusive - 1), what);
+        int status = c.getResponseCode();
         if (status == 206 || status == 200) {
-          InputStream body = client.body(r.body());
+          InputStream body = client.storageBody(c);
           if (status == 200 && from > 0) { // storage ignored the range: skip to it
             skipFully(body, from);
           }
           return body;
         }
-        Http.readSmall(r.body(), 4096);
+        InputStream error = c.getErrorStream();
+        if (error != null) {
+          Http.readSmall(error, 4096); // read and closed, so the connection can serve the next request
+        }
         if (status == 403 && !refreshed) {
           url.refresh();
           refreshed = true;
           continue;
         }
         if (status == 429 || status >= 500) {
-          throw new TransientFailure("storage answered HTTP " + status, Http.retryAfter(r.headers()), null);
+          throw new TransientFailure("storage answered HTTP " + status, Http.retryAfter(c.getHeaderField("Retry-After")),
+              null);
         }
         if (status == 403) {
           throw new UnauthorizedException("Storage refused file " + name + " (HTTP 403) even with a freshly signed "

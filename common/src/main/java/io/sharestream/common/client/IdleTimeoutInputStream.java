@@ -6,16 +6,21 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A response body that fails when no byte arrives for {@code timeout}: java.net.http has no read timeout, so a
- * watchdog closes stalled bodies, and the blocked read ends with an {@link IOException} the retry logic handles.
- * Its client can also {@link #cancel} it: a read blocked in java.net.http ignores thread interrupts (Java 17), so
- * closing the body is the one way to free the reader; it then fails with a {@link CancelledException}.
+ * A response body of one client, which the client can {@link #cancel}: a read blocked in java.net.http ignores
+ * thread interrupts (Java 17), so closing the body is the one way to free the reader; it then fails with a
+ * {@link CancelledException}. java.net.http has no read timeout either, so a watchdog closes bodies on which no byte
+ * arrived for the timeout, and the blocked read ends with an {@link IOException} the retry logic handles.
+ *
+ * <p>A body read from a socket with its own timeout ({@link #unwatched}, an {@link java.net.HttpURLConnection}'s) is
+ * not closed from another thread, as closing it waits for the read in progress: a cancel flags it, and the read fails
+ * as soon as its next bytes arrive or its socket times out.
  */
 final class IdleTimeoutInputStream extends FilterInputStream {
   private static final Set<IdleTimeoutInputStream> OPEN = ConcurrentHashMap.newKeySet();
@@ -35,22 +40,31 @@ final class IdleTimeoutInputStream extends FilterInputStream {
   private volatile boolean timedOut;
   private volatile boolean cancelled;
 
-  /** A body of {@code owner}'s (the open bodies of one client). */
+  /** A body of {@code owner}'s (the open bodies of one client), failed after {@code timeout} without a byte. */
   IdleTimeoutInputStream(InputStream in, Duration timeout, Set<IdleTimeoutInputStream> owner) {
     super(in);
-    this.timeoutNanos = timeout.toNanos();
+    this.timeoutNanos = timeout == null ? -1 : timeout.toNanos();
     this.owner = owner;
-    OPEN.add(this);
+    if (timeout != null) {
+      OPEN.add(this);
+    }
     owner.add(this);
   }
 
-  /** Closes the body from another thread; a read blocked on it fails with {@link CancelledException}. */
+  /** A body of {@code owner}'s whose socket times out by itself and that cancels at its next bytes. */
+  static IdleTimeoutInputStream unwatched(InputStream in, Set<IdleTimeoutInputStream> owner) {
+    return new IdleTimeoutInputStream(in, null, owner);
+  }
+
+  /** Cancels the body from another thread: a read blocked on it fails with {@link CancelledException}. */
   void cancel() {
     cancelled = true;
-    try {
-      close();
-    } catch (IOException | RuntimeException ignored) {
-      // closing is best effort; the reader sees the cancellation either way
+    if (timeoutNanos >= 0) {
+      try {
+        close();
+      } catch (IOException | RuntimeException ignored) {
+        // closing is best effort; the reader sees the cancellation either way
+      }
     }
   }
 
@@ -74,7 +88,7 @@ final class IdleTimeoutInputStream extends FilterInputStream {
     int b;
     try {
       b = super.read();
-    } catch (IOException e) {
+    } catch (IOException | CancellationException e) {
       throw failure(e);
     }
     lastProgress = System.nanoTime();
@@ -86,18 +100,19 @@ final class IdleTimeoutInputStream extends FilterInputStream {
     int n;
     try {
       n = super.read(b, off, len);
-    } catch (IOException e) {
+    } catch (IOException | CancellationException e) {
       throw failure(e);
     }
     lastProgress = System.nanoTime();
     return guard(n);
   }
 
-  private IOException failure(IOException e) {
-    if (cancelled) {
+  /** What a failed read throws: java.net.http fails a body with a CancellationException once close() aborted it. */
+  private IOException failure(Exception e) {
+    if (cancelled || e instanceof CancellationException) {
       throw cancellation();
     }
-    return timedOut ? timeout() : e;
+    return timedOut ? timeout() : (IOException) e;
   }
 
   private int guard(int result) throws IOException {

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,9 +20,17 @@ final class Retrier {
   private final RetrySettings settings;
   private final Sleeper sleeper;
 
+  private final BooleanSupplier cancelled;
+
   Retrier(RetrySettings settings, Sleeper sleeper) {
+    this(settings, sleeper, () -> false);
+  }
+
+  /** {@code cancelled}: true once the owner was closed; a failure then ends the call instead of a retry. */
+  Retrier(RetrySettings settings, Sleeper sleeper, BooleanSupplier cancelled) {
     this.settings = settings;
     this.sleeper = sleeper;
+    this.cancelled = cancelled;
   }
 
   /** An attempt that may fail with an I/O error. */
@@ -47,6 +56,9 @@ final class Retrier {
           throw new DeltaSharingException("Interrupted during " + what, e);
         }
         failure = new TransientFailure(Errors.describe(e), null, e);
+      }
+      if (cancelled.getAsBoolean()) { // the failure was the owner's close aborting the attempt
+        throw Errors.cancelled(what);
       }
       Duration wait = backoff(n, retryAfter);
       Duration elapsed = Duration.ofNanos(System.nanoTime() - start);

@@ -86,6 +86,11 @@ public final class Errors {
     return new InvalidRequestException("The server answered HTTP " + status + " for " + what + "." + said);
   }
 
+  /** {@code what} (a request or read) was cut short by its client's close. */
+  public static CancelledException cancelled(String what) {
+    return new CancelledException("The request for " + what + " was cancelled: its client was closed.");
+  }
+
   public static HistoryNotSharedException historyNotShared(String what, String serverMessage) {
     return new HistoryNotSharedException("The table is not shared with history, so " + what + " is not possible. "
         + "Streaming and reads by version or timestamp need it: ask the data provider to share the table WITH "

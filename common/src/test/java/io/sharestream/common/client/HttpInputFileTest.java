@@ -1,7 +1,9 @@
 package io.sharestream.common.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sharestream.common.errors.CancelledException;
 import io.sharestream.common.model.FileAction;
 import io.sharestream.common.parquet.ParquetRowReader;
 import io.sharestream.common.parquet.ReadSettings;
@@ -14,18 +16,24 @@ import io.sharestream.testkit.delta.DeltaType;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Storage requests per file: the footer from one tail read, the column chunks read by exact (coalesced) ranges. */
+/**
+ * Storage requests per file: the footer from one tail read, the column chunks read by exact (coalesced) ranges; and
+ * reads that storage leaves hanging: aborted by closing the client, failed by the read timeout.
+ */
 class HttpInputFileTest {
   static final DeltaType.StructType WIDE = DeltaType.struct(DeltaType.field("id", DeltaType.LONG),
       DeltaType.field("a", DeltaType.STRING), DeltaType.field("b", DeltaType.STRING),
@@ -142,5 +150,46 @@ class HttpInputFileTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  @Test
+  void closingTheClientAbortsAReadWaitingForStorageToAnswer() throws Exception {
+    server.faults().storageLatency(Duration.ofSeconds(60));
+    assertAbortedByClose(input(big));
+  }
+
+  @Test
+  void closingTheClientEndsAReadReceivingABodyAtItsNextBytes() throws Exception {
+    server.faults().slowStorage(Duration.ofMillis(500)); // the headers come at once, each 64 KiB after 0.5 s
+    assertAbortedByClose(input(big));
+  }
+
+  /** Reads {@code in} on another thread, closes the client while storage holds the read, expects a prompt cancel. */
+  private void assertAbortedByClose(HttpInputFile in) throws Exception {
+    ExecutorService reader = Executors.newSingleThreadExecutor();
+    try {
+      Future<Long> rows = reader.submit(() -> read(in, schema));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (server.requests().count(Endpoint.STORAGE) == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      Thread.sleep(200); // the request is held by storage now
+      client.close();
+      assertThatThrownBy(() -> rows.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(CancelledException.class);
+      assertThat(in.requests()).as("a cancelled read is not retried").isEqualTo(1);
+    } finally {
+      reader.shutdownNow();
+    }
+  }
+
+  @Test
+  void aStalledBodyFailsWithTheReadTimeoutOnceItsRetriesAreSpent() {
+    DeltaSharingClient impatient = new DeltaSharingClient(client.profile(), client.settings()
+        .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(1))
+        .withRetry(new RetrySettings(2, Duration.ofMillis(10), Duration.ofMillis(10), Duration.ofSeconds(30))));
+    server.faults().slowStorage(Duration.ofSeconds(3)); // longer than the read timeout before every 64 KiB
+    HttpInputFile in = new HttpInputFile(impatient, SignedUrl.fixed(big.url()), big.size(), big.id());
+    assertThatThrownBy(() -> read(in, schema)).hasStackTraceContaining("Read timed out");
+    assertThat(in.requests()).as("the first attempt and one retry").isEqualTo(2);
   }
 }
