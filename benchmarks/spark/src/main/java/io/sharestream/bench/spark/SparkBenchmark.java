@@ -94,6 +94,13 @@ public final class SparkBenchmark {
           byFour / ceiling);
       System.out.printf("(c) batch read: %,.0f rows/s, (c)/(d) = %.2f (%,d rows x 10 columns in %d files, %.1f MB)%n",
           batch, batch / ceiling, rows, FILES, table.snapshot().sizeInBytes() / 1e6);
+      long kit0 = serverCpuNanos();
+      long t0 = System.nanoTime();
+      runs[2].run();
+      double wall = System.nanoTime() - t0;
+      System.out.printf("    during (a) the kit's server (storage and API, in this JVM) used %.0f%% of the machine's "
+          + "CPU time, which a remote server would leave to Spark%n",
+          100 * (serverCpuNanos() - kit0) / (wall * Runtime.getRuntime().availableProcessors()));
     }
     if (args.length == 0) { // "throughput": the reading figures only
       planning(spark, dir);
@@ -121,6 +128,18 @@ public final class SparkBenchmark {
       }
     }
     return best;
+  }
+
+  /** CPU time of the kit server's threads (its dispatcher and handlers) alive now. */
+  private static long serverCpuNanos() {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    long sum = 0;
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().startsWith("delta-sharing-test-server-") || t.getName().equals("HTTP-Dispatcher")) {
+        sum += Math.max(0, mx.getThreadCpuTime(t.getId()));
+      }
+    }
+    return sum;
   }
 
   private static void noop(Dataset<Row> df) {
