@@ -1,19 +1,14 @@
 package io.sharestream.bench;
 
 import io.sharestream.testkit.delta.DeltaTableWriter;
-import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.delta.Samples;
 import io.sharestream.testkit.server.DeltaSharingServer;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -39,16 +34,11 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * mvn -q -B package -DskipTests -pl benchmarks -am
  * java -Xmx2g -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) io.sharestream.bench.ConnectorBenchmark
  * </pre>
+ * (argument {@code throughput}: the at-least-once figures only; {@code heap}: the heap figure only)
  */
 public final class ConnectorBenchmark {
   private static final int ROWS = 1_000_000;
   private static final int ROUNDS = 2;
-  private static final DeltaType.StructType SCHEMA = DeltaType.struct(
-      DeltaType.field("id", DeltaType.LONG, false), DeltaType.field("name", DeltaType.STRING),
-      DeltaType.field("category", DeltaType.STRING), DeltaType.field("score", DeltaType.DOUBLE),
-      DeltaType.field("qty", DeltaType.INTEGER), DeltaType.field("flag", DeltaType.BOOLEAN),
-      DeltaType.field("amount", DeltaType.decimal(18, 2)), DeltaType.field("day", DeltaType.DATE),
-      DeltaType.field("at", DeltaType.TIMESTAMP), DeltaType.field("note", DeltaType.STRING));
 
   private ConnectorBenchmark() {}
 
@@ -56,12 +46,17 @@ public final class ConnectorBenchmark {
     Path dir = Files.createTempDirectory("sharestream-connector-bench");
     System.out.printf("machine: %d cores, java %s, heap %d MiB%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20);
-    DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("bench"), SCHEMA).commit();
-    table.appendCopies(rows(0, ROWS / 10), 10); // 10 files of 100,000 rows
+    String only = args.length > 0 ? args[0] : "all"; // "throughput" (at-least-once only) or "heap"
+    if (only.equals("heap")) {
+      heap(dir);
+      return;
+    }
+    DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("bench"), Samples.ORDERS).commit();
+    table.appendCopies(Samples.orders(0, ROWS / 10), 10); // 10 files of 100,000 rows
     try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "bench", table.dir(), true)
         .start()) {
       String profile = server.writeProfile(dir.resolve("bench.share")).toString();
-      boolean quick = args.length > 0 && args[0].equals("throughput"); // only the at-least-once figure (profiling)
+      boolean quick = only.equals("throughput");
       for (boolean exactlyOnce : quick ? new boolean[] {false} : new boolean[] {false, true}) {
         EmbeddedConnectCluster connect = cluster(exactlyOnce);
         try {
@@ -199,7 +194,7 @@ public final class ConnectorBenchmark {
 
   /** Commit-to-record latency: a one-row commit every ~300 ms, measured from commit time to consumer receipt. */
   private static void latency(EmbeddedConnectCluster connect, Path dir) throws Exception {
-    DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("latency"), SCHEMA).commit();
+    DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("latency"), Samples.ORDERS).commit();
     try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "latency", table.dir(), true)
         .start()) {
       connect.configureConnector("latency", connector(server.writeProfile(dir.resolve("l.share")).toString(),
@@ -209,7 +204,7 @@ public final class ConnectorBenchmark {
       Consumed consumed = new Consumed(connect, "l.s.b.latency", commits, false, 0);
       Random random = new Random(1);
       for (int i = 0; i < commits; i++) {
-        table.append(rows(i, i + 1));
+        table.append(Samples.orders(i, i + 1));
         Thread.sleep(200 + random.nextInt(200));
       }
       consumed.await();
@@ -225,7 +220,7 @@ public final class ConnectorBenchmark {
    * 1 GB file: the task must finish within that heap.
    */
   private static void heap(Path dir) throws Exception {
-    DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("huge"), SCHEMA).commit();
+    DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("huge"), Samples.ORDERS).commit();
     Random random = new Random(7);
     long rows = 7_000_000;
     table.appendGenerated(rows, i -> hugeRow(i, random));
@@ -245,8 +240,8 @@ public final class ConnectorBenchmark {
         figures.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
       }
       System.out.printf("task heap while streaming one %.2f GB file (%,d rows, 128 MB row groups) with -Xmx64m: "
-          + "peak live %s MiB, at rest %s MiB (the task alone in its own JVM)%n", size / 1e9, rows,
-          figures.get("peakLiveMiB"), figures.get("atRestMiB"));
+          + "peak live %s MiB, of which %s MiB the JVM's own before the task started (the task alone in its own "
+          + "JVM)%n", size / 1e9, rows, figures.get("peakLiveMiB"), figures.get("atRestMiB"));
     }
   }
 
@@ -308,32 +303,10 @@ public final class ConnectorBenchmark {
     }
   }
 
-  private static List<Map<String, Object>> rows(long from, long to) {
-    List<Map<String, Object>> out = new ArrayList<>();
-    Random random = new Random(from);
-    for (long i = from; i < to; i++) {
-      out.add(row(i, random));
-    }
-    return out;
-  }
 
-  private static Map<String, Object> row(long i, Random random) {
-    Map<String, Object> r = new LinkedHashMap<>();
-    r.put("id", i);
-    r.put("name", "customer-" + (i % 10_000));
-    r.put("category", Arrays.asList("books", "games", "garden", "music", "tools").get((int) (i % 5)));
-    r.put("score", random.nextDouble() * 100);
-    r.put("qty", random.nextInt(50));
-    r.put("flag", random.nextBoolean());
-    r.put("amount", BigDecimal.valueOf(random.nextInt(1_000_000), 2));
-    r.put("day", LocalDate.of(2024, 1, 1).plusDays(i % 365));
-    r.put("at", Instant.ofEpochSecond(1_700_000_000L + i, (i % 1000) * 1000));
-    r.put("note", "order " + i);
-    return r;
-  }
 
   private static Map<String, Object> hugeRow(long i, Random random) {
-    Map<String, Object> r = row(i, random);
+    Map<String, Object> r = Samples.order(i, random);
     StringBuilder note = new StringBuilder(160);
     for (int k = 0; k < 10; k++) {
       note.append(Long.toHexString(random.nextLong()));

@@ -26,7 +26,7 @@ public final class TaskHeapProbe {
     long expected = Long.parseLong(args[2]);
     AtomicLong peak = livePeak();
     System.gc();
-    long atRest = peak.getAndSet(0);
+    long atRest = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(); // the JVM's own, no task yet
     Map<String, String> config = new HashMap<>();
     config.put("profile.path", args[0]);
     config.put("tables", args[1]);

@@ -4,18 +4,54 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 /**
  * A schema with every Delta type and rows with the edge values ordinary tables hold (NaN and infinities, extreme
  * decimals and dates, pre-1970 timestamps, empty strings, binaries, arrays and maps, null elements, quotes, newlines
- * and non-ASCII text): for round-trip tests in every module.
+ * and non-ASCII text): for round-trip tests in every module. And a plain ten-column table for the benchmarks.
  */
 public final class Samples {
   private Samples() {}
+
+  /** Ten columns of the types most tables hold: what the benchmarks stream. */
+  public static final DeltaType.StructType ORDERS = DeltaType.struct(
+      DeltaType.field("id", DeltaType.LONG, false), DeltaType.field("name", DeltaType.STRING),
+      DeltaType.field("category", DeltaType.STRING), DeltaType.field("score", DeltaType.DOUBLE),
+      DeltaType.field("qty", DeltaType.INTEGER), DeltaType.field("flag", DeltaType.BOOLEAN),
+      DeltaType.field("amount", DeltaType.decimal(18, 2)), DeltaType.field("day", DeltaType.DATE),
+      DeltaType.field("at", DeltaType.TIMESTAMP), DeltaType.field("note", DeltaType.STRING));
+
+  /** {@link #ORDERS} rows with ids {@code from} (inclusive) to {@code to}, the same for the same range. */
+  public static List<Map<String, Object>> orders(long from, long to) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    Random random = new Random(from);
+    for (long i = from; i < to; i++) {
+      out.add(order(i, random));
+    }
+    return out;
+  }
+
+  /** The {@link #ORDERS} row with id {@code i}, random values drawn from {@code random}. */
+  public static Map<String, Object> order(long i, Random random) {
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("id", i);
+    r.put("name", "customer-" + (i % 10_000));
+    r.put("category", List.of("books", "games", "garden", "music", "tools").get((int) (i % 5)));
+    r.put("score", random.nextDouble() * 100);
+    r.put("qty", random.nextInt(50));
+    r.put("flag", random.nextBoolean());
+    r.put("amount", BigDecimal.valueOf(random.nextInt(1_000_000), 2));
+    r.put("day", LocalDate.of(2024, 1, 1).plusDays(i % 365));
+    r.put("at", Instant.ofEpochSecond(1_700_000_000L + i, (i % 1000) * 1000));
+    r.put("note", "order " + i);
+    return r;
+  }
 
   /** Every Delta type, nested ones included; {@code id} is the only non-nullable column. */
   public static final DeltaType.StructType ALL_TYPES = DeltaType.struct(

@@ -1,18 +1,12 @@
 package io.sharestream.bench.spark;
 
 import io.sharestream.testkit.delta.DeltaTableWriter;
-import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.delta.Samples;
 import io.sharestream.testkit.server.DeltaSharingServer;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Random;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -41,12 +35,6 @@ public final class SparkBenchmark {
   private static final int ROWS_PER_FILE = 62_500;
   private static final int WARM_UP = 2;
   private static final int ROUNDS = 5;
-  private static final DeltaType.StructType SCHEMA = DeltaType.struct(
-      DeltaType.field("id", DeltaType.LONG, false), DeltaType.field("name", DeltaType.STRING),
-      DeltaType.field("category", DeltaType.STRING), DeltaType.field("score", DeltaType.DOUBLE),
-      DeltaType.field("qty", DeltaType.INTEGER), DeltaType.field("flag", DeltaType.BOOLEAN),
-      DeltaType.field("amount", DeltaType.decimal(18, 2)), DeltaType.field("day", DeltaType.DATE),
-      DeltaType.field("at", DeltaType.TIMESTAMP), DeltaType.field("note", DeltaType.STRING));
 
   private SparkBenchmark() {}
 
@@ -64,8 +52,8 @@ public final class SparkBenchmark {
       spark.stop();
       return;
     }
-    DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("bench"), SCHEMA).commit();
-    table.appendCopies(rows(0, ROWS_PER_FILE), FILES);
+    DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("bench"), Samples.ORDERS).commit();
+    table.appendCopies(Samples.orders(0, ROWS_PER_FILE), FILES);
     long rows = (long) FILES * ROWS_PER_FILE;
     List<String> local = table.snapshot().files().stream().map(f -> table.log().resolve(f.path).toString())
         .collect(Collectors.toList());
@@ -176,14 +164,14 @@ public final class SparkBenchmark {
    * durations), with 100, 1,000 and 10,000 versions of history before it.
    */
   private static void planning(SparkSession spark, Path dir) throws Exception {
-    DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("history"), SCHEMA).commit();
+    DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("history"), Samples.ORDERS).commit();
     try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "history", table.dir(), true)
         .start()) {
       String path = server.writeProfile(dir.resolve("history.share")) + "#s.b.history";
       long id = 0;
       for (int versions : new int[] {100, 1_000, 10_000}) {
         while (table.version() < versions) {
-          table.append(rows(id, id + 1));
+          table.append(Samples.orders(id, id + 1));
           id++;
           if (table.version() % 100 == 0) {
             table.checkpoint(); // as Delta writers do every so often: snapshots start from it
@@ -194,7 +182,7 @@ public final class SparkBenchmark {
         q.processAllAvailable();
         List<Long> millis = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-          table.append(rows(id, id + 1));
+          table.append(Samples.orders(id, id + 1));
           id++;
           q.processAllAvailable();
           StreamingQueryProgress p = lastWithData(q);
@@ -221,23 +209,4 @@ public final class SparkBenchmark {
     throw new IllegalStateException("no progress with data");
   }
 
-  private static List<Map<String, Object>> rows(long from, long to) {
-    List<Map<String, Object>> out = new ArrayList<>();
-    Random random = new Random(from);
-    for (long i = from; i < to; i++) {
-      Map<String, Object> r = new LinkedHashMap<>();
-      r.put("id", i);
-      r.put("name", "customer-" + (i % 10_000));
-      r.put("category", List.of("books", "games", "garden", "music", "tools").get((int) (i % 5)));
-      r.put("score", random.nextDouble() * 100);
-      r.put("qty", random.nextInt(50));
-      r.put("flag", random.nextBoolean());
-      r.put("amount", BigDecimal.valueOf(random.nextInt(1_000_000), 2));
-      r.put("day", LocalDate.of(2024, 1, 1).plusDays(i % 365));
-      r.put("at", Instant.ofEpochSecond(1_700_000_000L + i, (i % 1000) * 1000));
-      r.put("note", "order " + i);
-      out.add(r);
-    }
-    return out;
-  }
 }
