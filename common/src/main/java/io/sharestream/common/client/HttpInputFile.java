@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.HttpURLConnection;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -194,8 +195,8 @@ public final class HttpInputFile implements InputFile, PlannedReads {
           continue;
         }
         if (status == 429 || status >= 500) {
-          throw new TransientFailure("storage answered HTTP " + status, Http.retryAfter(c.getHeaderField("Retry-After")),
-              null);
+          Duration retryAfter = Http.retryAfter(c.getHeaderField("Retry-After"));
+          throw new TransientFailure("storage answered HTTP " + status, retryAfter, null);
         }
         if (status == 403) {
           throw new UnauthorizedException("Storage refused file " + name + " (HTTP 403) even with a freshly signed "

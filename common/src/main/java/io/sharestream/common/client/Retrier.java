@@ -19,7 +19,6 @@ final class Retrier {
 
   private final RetrySettings settings;
   private final Sleeper sleeper;
-
   private final BooleanSupplier cancelled;
 
   Retrier(RetrySettings settings, Sleeper sleeper) {

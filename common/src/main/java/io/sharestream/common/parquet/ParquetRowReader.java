@@ -111,8 +111,8 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
    * {@code startRow} of the file. Partition columns are filled from {@code partitionValues}; {@code settings} say
    * how partition timestamps and old dates and timestamps are decoded.
    */
-  public static ParquetRowReader open(InputFile input, String file, StructType readSchema, List<String> partitionColumns,
-      Map<String, String> partitionValues, ReadSettings settings, long startRow) {
+  public static ParquetRowReader open(InputFile input, String file, StructType readSchema,
+      List<String> partitionColumns, Map<String, String> partitionValues, ReadSettings settings, long startRow) {
     return open(input, file, readSchema, partitionColumns, partitionValues, settings, startRow,
         STREAMED_ROW_GROUP_BYTES);
   }

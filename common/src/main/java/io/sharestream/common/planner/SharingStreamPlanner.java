@@ -271,7 +271,8 @@ public final class SharingStreamPlanner implements StreamPlanner {
           }
           boolean sameCdfVersion = !out.isEmpty() && u.source() == RowSource.CHANGE_DATA
               && out.get(out.size() - 1).source() == RowSource.CHANGE_DATA
-              && out.get(out.size() - 1).version() == v && out.get(out.size() - 1).isStartingVersion() == u.isStartingVersion();
+              && out.get(out.size() - 1).version() == v
+              && out.get(out.size() - 1).isStartingVersion() == u.isStartingVersion();
           if (!sameCdfVersion && (files >= limits.maxFiles() || bytes >= limits.maxBytes())) {
             return new Plan(out, pos);
           }

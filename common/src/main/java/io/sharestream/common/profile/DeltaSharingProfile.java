@@ -116,7 +116,8 @@ public final class DeltaSharingProfile implements java.io.Serializable {
     }
     int version = v.asInt();
     if (version < 1) {
-      throw new InvalidProfileException("'shareCredentialsVersion' in the " + source + " must be 1 or 2, not " + version);
+      throw new InvalidProfileException("'shareCredentialsVersion' in the " + source + " must be 1 or 2, not "
+          + version);
     }
     if (version > MAX_VERSION) {
       throw new InvalidProfileException("The " + source + " has 'shareCredentialsVersion' " + version + ", which is "

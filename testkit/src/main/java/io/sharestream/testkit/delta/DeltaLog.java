@@ -459,7 +459,8 @@ public final class DeltaLog {
       ObjectNode map = f.objectNode();
       for (int k = 0; k < inner.getFieldRepetitionCount(0); k++) {
         Group kv = inner.getGroup(0, k);
-        map.set(kv.getString(0, 0), kv.getFieldRepetitionCount(1) == 0 ? f.nullNode() : value(kv, 1, kv.getType().getType(1)));
+        map.set(kv.getString(0, 0),
+            kv.getFieldRepetitionCount(1) == 0 ? f.nullNode() : value(kv, 1, kv.getType().getType(1)));
       }
       return map;
     }

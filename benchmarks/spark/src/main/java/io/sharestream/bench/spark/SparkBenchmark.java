@@ -20,8 +20,8 @@ import org.apache.spark.sql.streaming.Trigger;
  * in 32 files, served by the kit, read (a) by a {@code Trigger.Once} stream from version 0, (b) the same stream with
  * {@code maxFilesPerTrigger=4}, (c) a batch read, and (d) {@code spark.read.parquet} of the same files on local disk
  * (the ceiling), and (e) Spark's own file stream source over those local files with {@code Trigger.Once} (what a
- * stream costs on top of a batch read, whatever its source), each into the {@code noop} sink; then the driver's planning time of a micro-batch as the table's
- * history grows from 100 to 10,000 versions.
+ * stream costs on top of a batch read, whatever its source), each into the {@code noop} sink; then the driver's
+ * planning time of a micro-batch as the table's history grows from 100 to 10,000 versions.
  *
  * <pre>
  * mvn -q -B package -DskipTests -pl benchmarks/spark -am
