@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
 final class StorageHandler implements HttpHandler {
   private static final Pattern RANGE = Pattern.compile("bytes=(\\d*)-(\\d*)");
   private static final int CHUNK = 64 * 1024;
+  private static final String ENTRY = "sharestream.requestLogEntry";
 
   private final DeltaSharingServer server;
 
@@ -36,8 +37,9 @@ final class StorageHandler implements HttpHandler {
     String range = exchange.getRequestHeaders().getFirst("Range");
     RequestLog.Entry entry = server.requests().add(new RequestLog.Entry(Endpoint.STORAGE,
         exchange.getRequestMethod(), rawPath, null, null, exchange.getRequestHeaders().getFirst("User-Agent"), range));
+    exchange.setAttribute(ENTRY, entry);
     try {
-      entry.status = serve(exchange, rawPath, range);
+      serve(exchange, rawPath, range);
     } catch (IOException e) {
       entry.status = -1; // client went away mid-download
       throw e;
@@ -46,7 +48,7 @@ final class StorageHandler implements HttpHandler {
     }
   }
 
-  private int serve(HttpExchange exchange, String rawPath, String range) throws IOException {
+  private void serve(HttpExchange exchange, String rawPath, String range) throws IOException {
     Duration latency = server.faults().storageLatency();
     if (!latency.isZero()) {
       sleep(latency);
@@ -58,31 +60,37 @@ final class StorageHandler implements HttpHandler {
       if (fault.retryAfterSeconds != null) {
         exchange.getResponseHeaders().set("Retry-After", Integer.toString(fault.retryAfterSeconds));
       }
-      return text(exchange, fault.status, "injected failure: HTTP " + fault.status);
+      text(exchange, fault.status, "injected failure: HTTP " + fault.status);
+      return;
     }
     // /storage/<tableKey>/<file path as in the log>
     String rest = rawPath.substring("/storage/".length());
     int slash = rest.indexOf('/');
     Params p = Params.parse(exchange.getRequestURI().getRawQuery());
     if (slash < 0 || p.expires == null || p.signature == null) {
-      return text(exchange, 403, "AccessDenied: missing signature");
+      text(exchange, 403, "AccessDenied: missing signature");
+      return;
     }
     String tableKey = rest.substring(0, slash);
     String filePath = rest.substring(slash + 1);
     if (!server.urls().verify(tableKey, filePath, p.expires, p.signature)) {
-      return text(exchange, 403, "SignatureDoesNotMatch");
+      text(exchange, 403, "SignatureDoesNotMatch");
+      return;
     }
     if (System.currentTimeMillis() > p.expires) {
-      return text(exchange, 403, "AccessDenied: Request has expired");
+      text(exchange, 403, "AccessDenied: Request has expired");
+      return;
     }
     Optional<SharedTable> table = server.tables().byKey(tableKey);
     if (table.isEmpty()) {
-      return text(exchange, 403, "AccessDenied: the table behind this URL is no longer shared here");
+      text(exchange, 403, "AccessDenied: the table behind this URL is no longer shared here");
+      return;
     }
     Path root = table.get().dir().toAbsolutePath().normalize();
     Path file = table.get().location().log.resolve(filePath).toAbsolutePath().normalize();
     if (!file.startsWith(root) || !Files.isRegularFile(file)) {
-      return text(exchange, 404, "NoSuchKey");
+      text(exchange, 404, "NoSuchKey");
+      return;
     }
     long size = Files.size(file);
     long from = 0;
@@ -91,7 +99,8 @@ final class StorageHandler implements HttpHandler {
     if (range != null) {
       Matcher m = RANGE.matcher(range.trim());
       if (!m.matches() || (m.group(1).isEmpty() && m.group(2).isEmpty())) {
-        return rangeNotSatisfiable(exchange, size);
+        rangeNotSatisfiable(exchange, size);
+        return;
       }
       if (m.group(1).isEmpty()) {
         from = Math.max(0, size - Long.parseLong(m.group(2)));
@@ -102,7 +111,8 @@ final class StorageHandler implements HttpHandler {
         }
       }
       if (from >= size || from > to) {
-        return rangeNotSatisfiable(exchange, size);
+        rangeNotSatisfiable(exchange, size);
+        return;
       }
       status = 206;
       exchange.getResponseHeaders().set("Content-Range", "bytes " + from + "-" + to + "/" + size);
@@ -112,10 +122,10 @@ final class StorageHandler implements HttpHandler {
     exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
     if (exchange.getRequestMethod().equalsIgnoreCase("HEAD")) {
       exchange.getResponseHeaders().set("Content-Length", Long.toString(length));
-      exchange.sendResponseHeaders(status, -1);
-      return status;
+      sendHeaders(exchange, status, -1);
+      return;
     }
-    exchange.sendResponseHeaders(status, length);
+    sendHeaders(exchange, status, length);
     Duration delay = server.faults().storageDelayPerChunk();
     try (SeekableByteChannel channel = Files.newByteChannel(file);
         InputStream in = Channels.newInputStream(channel.position(from));
@@ -134,22 +144,26 @@ final class StorageHandler implements HttpHandler {
         left -= n;
       }
     }
-    return status;
   }
 
-  private static int rangeNotSatisfiable(HttpExchange exchange, long size) throws IOException {
+  /** Sends the status line, logged first: a client may look at the log as soon as it has the body. */
+  private static void sendHeaders(HttpExchange exchange, int status, long length) throws IOException {
+    ((RequestLog.Entry) exchange.getAttribute(ENTRY)).status = status;
+    exchange.sendResponseHeaders(status, length);
+  }
+
+  private static void rangeNotSatisfiable(HttpExchange exchange, long size) throws IOException {
     exchange.getResponseHeaders().set("Content-Range", "bytes */" + size);
-    return text(exchange, 416, "InvalidRange");
+    text(exchange, 416, "InvalidRange");
   }
 
-  private static int text(HttpExchange exchange, int status, String message) throws IOException {
+  private static void text(HttpExchange exchange, int status, String message) throws IOException {
     byte[] body = message.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-    exchange.sendResponseHeaders(status, body.length);
+    sendHeaders(exchange, status, body.length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(body);
     }
-    return status;
   }
 
   private static void sleep(Duration d) {
