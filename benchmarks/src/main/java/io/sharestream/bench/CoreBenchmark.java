@@ -12,6 +12,7 @@ import io.sharestream.common.planner.SharingStreamPlanner;
 import io.sharestream.common.planner.StreamOptions;
 import io.sharestream.common.planner.StreamPlanner;
 import io.sharestream.common.planner.UnitReader;
+import io.sharestream.common.planner.UnitUrls;
 import io.sharestream.common.planner.WorkUnit;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.TableRef;
@@ -186,15 +187,17 @@ public final class CoreBenchmark {
       requests = 0;
       bytes = 0;
       List<HttpInputFile> inputs = new ArrayList<>();
+      List<UnitUrls> urls = new ArrayList<>();
       for (WorkUnit u : units) {
-        inputs.add(UnitReader.input(client, u, planner.signedUrl(u)));
+        urls.add(planner.urls(u));
+        inputs.add(UnitReader.input(client, u, urls.get(urls.size() - 1)));
       }
       for (int i = 0; i < units.size(); i++) {
         for (int ahead = i; footers != null && ahead < Math.min(units.size(), i + 5); ahead++) {
           inputs.get(ahead).prefetchFooter(footers);
         }
-        try (UnitReader r = UnitReader.open(inputs.get(i), units.get(i), schema, List.of(), ReadSettings.DEFAULT,
-            0)) {
+        try (UnitReader r = UnitReader.open(client, inputs.get(i), units.get(i), urls.get(i), schema, List.of(),
+            ReadSettings.DEFAULT, 0)) {
           while (r.hasNext()) {
             r.next();
             rows++;

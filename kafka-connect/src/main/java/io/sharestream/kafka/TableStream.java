@@ -9,6 +9,7 @@ import io.sharestream.common.planner.SharingStreamPlanner;
 import io.sharestream.common.planner.StreamPlanner;
 import io.sharestream.common.planner.StreamSettings;
 import io.sharestream.common.planner.UnitReader;
+import io.sharestream.common.planner.UnitUrls;
 import io.sharestream.common.planner.WorkUnit;
 import io.sharestream.common.profile.TableRef;
 import java.time.Clock;
@@ -48,6 +49,7 @@ final class TableStream implements AutoCloseable {
   private SharingStreamPlanner planner;
   private Position position;
   private final Deque<WorkUnit> pending = new ArrayDeque<>();
+  private final Deque<UnitUrls> urls = new ArrayDeque<>();
   private final Deque<HttpInputFile> inputs = new ArrayDeque<>();
   private Position planEnd;
   private WorkUnit unit;
@@ -161,7 +163,9 @@ final class TableStream implements AutoCloseable {
     }
     pending.addAll(p.units());
     for (WorkUnit u : p.units()) {
-      inputs.add(UnitReader.input(client, u, planner.signedUrl(u)));
+      UnitUrls unitUrls = planner.urls(u);
+      urls.add(unitUrls);
+      inputs.add(UnitReader.input(client, u, unitUrls));
     }
     planEnd = p.end();
     return true;
@@ -169,6 +173,7 @@ final class TableStream implements AutoCloseable {
 
   private void openNext() {
     unit = pending.poll();
+    UnitUrls unitUrls = urls.poll();
     input = inputs.poll();
     int i = 0;
     for (HttpInputFile next : inputs) {
@@ -180,8 +185,8 @@ final class TableStream implements AutoCloseable {
     long startRow = position.insideFile() && position.tableVersion() == unit.version()
         && position.index() == unit.index() && position.isStartingVersion() == unit.isStartingVersion()
         ? position.row() + 1 : 0;
-    reader = UnitReader.open(input, unit, unit.schema(), planner.metadata().partitionColumns(), settings.read(),
-        startRow);
+    reader = UnitReader.open(client, input, unit, unitUrls, unit.schema(), planner.metadata().partitionColumns(),
+        settings.read(), startRow);
   }
 
   /** Turns rows of the open file into records, at most {@code budget}; closes the file at its end. */
@@ -241,6 +246,7 @@ final class TableStream implements AutoCloseable {
   void resetTo(Position to, Duration wait) {
     closeReader();
     pending.clear();
+    urls.clear();
     inputs.clear();
     planEnd = null;
     held = null;

@@ -73,7 +73,7 @@ class CommonOnConnectStackTest {
           Clock.systemUTC())) {
         List<String> seen = new ArrayList<>();
         for (WorkUnit u : planner.plan(planner.initialPosition(), AdmissionLimits.UNLIMITED).units()) {
-          try (UnitReader r = UnitReader.open(client, u, planner.signedUrl(u), planner.schema(),
+          try (UnitReader r = UnitReader.open(client, u, planner.urls(u), planner.schema(),
               planner.metadata().partitionColumns(), ReadSettings.DEFAULT, 0)) {
             while (r.hasNext()) {
               ChangeRow c = r.next();

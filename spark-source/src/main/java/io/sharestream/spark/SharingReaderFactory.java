@@ -7,6 +7,7 @@ import io.sharestream.common.planner.ChangeTypes;
 import io.sharestream.common.planner.FileLister;
 import io.sharestream.common.planner.SharingStreamPlanner;
 import io.sharestream.common.planner.UnitReader;
+import io.sharestream.common.planner.UnitUrls;
 import io.sharestream.common.planner.WorkUnit;
 import io.sharestream.common.profile.TableRef;
 import io.sharestream.common.types.PartitionValues;
@@ -308,7 +309,7 @@ final class SharingReaderFactory implements PartitionReaderFactory {
         String key = key(u);
         HttpInputFile[] made = {null};
         paths.add(FileRegistry.register(key, () -> made[0] = UnitReader.input(c, u,
-            new SharingStreamPlanner.UnitUrl(lister, u))));
+            new UnitUrls(lister, u))));
         keys.add(key);
         inputs.add(inputOf(key, made[0]));
       }

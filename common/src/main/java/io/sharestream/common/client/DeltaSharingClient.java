@@ -44,8 +44,6 @@ import java.util.concurrent.ExecutionException;
  */
 public final class DeltaSharingClient implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
-  /** What this client asks of the server on table data endpoints. */
-  static final String CAPABILITIES = "responseformat=parquet;includeendstreamaction=true";
 
   private final DeltaSharingProfile profile;
   private final ClientSettings settings;
@@ -339,7 +337,7 @@ public final class DeltaSharingClient implements AutoCloseable {
             protocol = protocol(n.get("protocol"), what);
             lines++;
           } else if (n.has("metaData")) {
-            metadata = TableMetadata.fromJson(n.get("metaData"));
+            metadata = metadata(n.get("metaData"), what);
             lines++;
           } else if (n.has("endStreamAction")) {
             FileListing.checkEndStream(n.get("endStreamAction"), what);
@@ -355,25 +353,55 @@ public final class DeltaSharingClient implements AutoCloseable {
     });
   }
 
-  static ProtocolInfo protocol(JsonNode n, String what) {
+  /**
+   * A {@code protocol} line in either format, checked: an answer in a format not asked for, a parquet answer for a
+   * table that needs the delta format, and reader versions or features this product does not read all fail.
+   */
+  ProtocolInfo protocol(JsonNode n, String what) {
+    ProtocolInfo p;
     if (n.has("deltaProtocol")) {
-      throw Errors.deltaFormatRequired(what, "the server answered in the delta response format");
+      requireFormat(ResponseFormat.DELTA_NAME, what);
+      p = ProtocolInfo.delta(n.get("deltaProtocol"));
+    } else {
+      p = ProtocolInfo.parquet(n);
+      if (p.minReaderVersion() > 1) {
+        throw Errors.deltaFormatRequired(what, "protocol minReaderVersion " + p.minReaderVersion());
+      }
     }
-    int min = n.path("minReaderVersion").asInt(1);
-    if (min > 1) {
-      throw Errors.deltaFormatRequired(what, "protocol minReaderVersion " + min);
+    String unsupported = p.unsupported();
+    if (unsupported != null) {
+      throw Errors.unsupportedFeature(what, unsupported);
     }
-    return new ProtocolInfo(min);
+    return p;
   }
 
-  static void checkFormat(HttpResponse<?> r, String what) {
+  /** A {@code metaData} line in either format. */
+  TableMetadata metadata(JsonNode n, String what) {
+    if (n.has("deltaMetadata")) {
+      requireFormat(ResponseFormat.DELTA_NAME, what);
+      return TableMetadata.fromDeltaJson(n);
+    }
+    return TableMetadata.fromJson(n);
+  }
+
+  /** Fails when an answer in {@code answered} format was not asked for. */
+  void requireFormat(String answered, String what) {
+    if (!settings.responseFormat().accepts(answered)) {
+      throw Errors.unexpectedFormat(what, answered, settings.responseFormat().asked());
+    }
+  }
+
+  /** Fails when the answer's {@code delta-sharing-capabilities} names a format that was not asked for. */
+  void checkFormat(HttpResponse<?> r, String what) {
     String caps = r.headers().firstValue("delta-sharing-capabilities").orElse("");
     for (String part : caps.split(";")) {
       String[] kv = part.split("=", 2);
-      if (kv.length == 2 && kv[0].trim().equalsIgnoreCase("responseformat")
-          && !kv[1].trim().toLowerCase(java.util.Locale.ROOT).contains("parquet")) {
-        throw Errors.deltaFormatRequired(what, "the server answered with responseformat=" + kv[1].trim()
-            + " although only parquet was asked for");
+      if (kv.length == 2 && kv[0].trim().equalsIgnoreCase("responseformat")) {
+        for (String format : kv[1].split(",")) {
+          if (!format.isBlank()) {
+            requireFormat(format.trim(), what);
+          }
+        }
       }
     }
   }
@@ -416,7 +444,7 @@ public final class DeltaSharingClient implements AutoCloseable {
           .header("Authorization", credentials.authorizationHeader())
           .header("User-Agent", settings.userAgent());
       if (tableData) {
-        b.header("delta-sharing-capabilities", CAPABILITIES);
+        b.header("delta-sharing-capabilities", settings.responseFormat().capabilities());
       }
       if (body != null) {
         b.header("Content-Type", "application/json; charset=utf-8")

@@ -112,7 +112,7 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
     closeReader();
     HttpResponse<InputStream> r = opener.open(pageToken);
     long version = DeltaSharingClient.versionHeader(r, what);
-    DeltaSharingClient.checkFormat(r, what);
+    client.checkFormat(r, what);
     endPromised = r.headers().firstValue("delta-sharing-capabilities").orElse("").toLowerCase(java.util.Locale.ROOT)
         .contains("includeendstreamaction=true");
     reader = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8), 64 * 1024);
@@ -128,7 +128,7 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
             + "request");
       }
       if (n.has("protocol")) {
-        p = DeltaSharingClient.protocol(n.get("protocol"), what);
+        p = client.protocol(n.get("protocol"), what);
       } else if (n.has("metaData")) {
         m = parseMetadata(n.get("metaData"));
       } else {
@@ -222,7 +222,12 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
         return FileAction.fromJson(FileAction.Kind.CDF, n.get("cdf"));
       }
       if (n.has("file")) {
-        return FileAction.fromJson(FileAction.Kind.FILE, n.get("file"));
+        JsonNode file = n.get("file");
+        if (file.has("deltaSingleAction")) {
+          client.requireFormat(ResponseFormat.DELTA_NAME, what);
+          return FileAction.fromDeltaJson(file);
+        }
+        return FileAction.fromJson(FileAction.Kind.FILE, file);
       }
       if (n.has("metaData")) {
         return parseMetadata(n.get("metaData"));
@@ -234,11 +239,8 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
   }
 
   private TableMetadata parseMetadata(JsonNode n) {
-    if (n.has("deltaMetadata")) {
-      throw Errors.deltaFormatRequired(what, "the server answered in the delta response format");
-    }
     try {
-      return TableMetadata.fromJson(n);
+      return client.metadata(n, what);
     } catch (IllegalArgumentException e) {
       throw Errors.protocol(what, e.getMessage());
     }

@@ -1,6 +1,7 @@
 package io.sharestream.common.client;
 
 import io.sharestream.common.errors.Errors;
+import io.sharestream.common.errors.InvalidDataFileException;
 import io.sharestream.common.errors.UnauthorizedException;
 import io.sharestream.common.errors.VersionNotAvailableException;
 import io.sharestream.common.parquet.PlannedReads;
@@ -150,10 +151,18 @@ public final class HttpInputFile implements InputFile, PlannedReads {
   }
 
   private byte[] fetchTail() {
-    byte[] out = new byte[(int) (length - tailStart)];
-    String what = "reading the last " + out.length + " bytes of file " + name;
+    return read(tailStart, (int) (length - tailStart));
+  }
+
+  /**
+   * Bytes {@code [from, from + count)} of the file in one request (retried, with one URL refresh on 403), e.g. a
+   * deletion vector stored inside a larger file.
+   */
+  public byte[] read(long from, int count) {
+    byte[] out = new byte[count];
+    String what = "reading " + count + " bytes at " + from + " of file " + name;
     retrier.call(what, () -> {
-      try (InputStream in = openRange(tailStart, length)) {
+      try (InputStream in = openRange(from, from + count)) {
         int done = 0;
         while (done < out.length) {
           int n = in.read(out, done, out.length - done);
@@ -179,6 +188,7 @@ public final class HttpInputFile implements InputFile, PlannedReads {
         HttpURLConnection c = client.storageGet(url.current(), "bytes=" + from + "-" + (toExclusive - 1), what);
         int status = c.getResponseCode();
         if (status == 206 || status == 200) {
+          checkLongEnough(c, toExclusive);
           InputStream body = client.storageBody(c);
           if (status == 200 && from > 0) { // storage ignored the range: skip to it
             skipFully(body, from);
@@ -209,6 +219,25 @@ public final class HttpInputFile implements InputFile, PlannedReads {
         throw new IOException("storage answered HTTP " + status + " for " + Errors.safeUrl(url.current()));
       }
     });
+  }
+
+  /** A file shorter than the range asked (its {@code Content-Range} total says so) is an error, not a cut body. */
+  private void checkLongEnough(HttpURLConnection c, long toExclusive) {
+    String range = c.getHeaderField("Content-Range");
+    int slash = range == null ? -1 : range.lastIndexOf('/');
+    if (slash < 0 || range.endsWith("*")) {
+      return;
+    }
+    try {
+      long total = Long.parseLong(range.substring(slash + 1).trim());
+      if (total < toExclusive) {
+        c.disconnect();
+        throw new InvalidDataFileException("File " + name + " is " + total + " bytes long, shorter than the "
+            + toExclusive + " bytes read from it needs.");
+      }
+    } catch (NumberFormatException ignored) {
+      // a malformed header: let the body tell
+    }
   }
 
   private static void skipFully(InputStream in, long n) throws IOException {

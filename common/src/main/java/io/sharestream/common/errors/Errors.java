@@ -99,9 +99,37 @@ public final class Errors {
 
   public static DeltaFormatRequiredException deltaFormatRequired(String what, String serverMessage) {
     return new DeltaFormatRequiredException("The table of " + what + " can only be served in the 'delta' response "
-        + "format (it uses Delta features such as deletion vectors or column mapping), which this reader does not "
-        + "support yet. Ask the provider to share a version without those features."
+        + "format (it uses Delta features such as deletion vectors or column mapping), but responseFormat=parquet "
+        + "asks for the parquet format only: set responseFormat=auto (the default) or delta."
         + (serverMessage == null || serverMessage.isEmpty() ? "" : " The server said: " + serverMessage));
+  }
+
+  /** The server answered in a response format the client did not ask for. */
+  public static ProtocolViolationException unexpectedFormat(String what, String answered, String asked) {
+    return protocol(what, "the server answered in the '" + answered + "' response format, but only " + asked
+        + " was asked for");
+  }
+
+  /** The table needs a reader version or feature this product does not implement. */
+  public static UnsupportedTableFeatureException unsupportedFeature(String what, String unsupported) {
+    return new UnsupportedTableFeatureException("The table of " + what + " needs Delta " + unsupported + ", which "
+        + "this reader does not implement (it reads deletion vectors, column mapping and timestamps without time "
+        + "zone). Ask the data provider to share the table without it.");
+  }
+
+  /** A deletion vector of {@code file} (table, version and file named) cannot be used. */
+  public static InvalidDeletionVectorException invalidDeletionVector(String file, String problem, Throwable cause) {
+    return new InvalidDeletionVectorException("The deletion vector of " + file + " cannot be used: "
+        + redact(problem) + ". No row of the file was emitted. The shared table or the server's answer is corrupt: "
+        + "ask the data provider to check the table.", cause);
+  }
+
+  /** A data file of a column-mapped table holds none of the table's physical columns. */
+  public static InvalidDataFileException physicalColumnsMissing(String file, java.util.List<String> physical,
+      java.util.List<String> inFile) {
+    return new InvalidDataFileException("Data file " + file + " holds none of the table's columns under their "
+        + "physical names (column mapping): the table's are " + physical + ", the file's " + inFile + ". The file "
+        + "was not written for this table's column mapping; ask the data provider to check the table.");
   }
 
   /**

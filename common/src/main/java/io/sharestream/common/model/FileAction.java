@@ -1,27 +1,32 @@
 package io.sharestream.common.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sharestream.common.errors.Errors;
+import java.io.IOException;
+import java.io.Serializable;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * A file line of a query or changes response: {@code file} (snapshot), {@code add}, {@code remove} or {@code cdf}.
- * Identity is the file {@code id} (stable across requests); the {@code url} is pre-signed, changes with every
- * request and expires. {@link #toString()} shows the URL without its query string.
+ * A file line of a query or changes response, in either response format: a snapshot file ({@code file}), a file
+ * added or removed by a commit, or a change data file. Identity is the file {@code id} (stable across requests; an
+ * add and a remove of one data file share it); the {@code url} is pre-signed, changes with every request and
+ * expires. A file may carry a deletion vector (delta format): its rows are the Parquet file's minus the vector's.
+ * {@link #toString()} shows no URL query.
  */
-public final class FileAction implements SharingAction, java.io.Serializable {
-  private static final long serialVersionUID = 1L;
-  private static final com.fasterxml.jackson.databind.ObjectMapper STATS_READER =
-      new com.fasterxml.jackson.databind.ObjectMapper();
+public final class FileAction implements SharingAction, Serializable {
+  private static final long serialVersionUID = 2L;
+  private static final ObjectMapper STATS_READER = new ObjectMapper();
 
   /** The line kind. */
   public enum Kind {
-    /** A snapshot file ({@code file} line). */
+    /** A snapshot file ({@code file} line of the parquet format). */
     FILE,
-    /** A file added by a commit. */
+    /** A file added by a commit (or a snapshot file in the delta format). */
     ADD,
     /** A file removed by a commit; its rows are the removed data. */
     REMOVE,
@@ -38,9 +43,14 @@ public final class FileAction implements SharingAction, java.io.Serializable {
   private final Long version;
   private final Long timestamp;
   private final Long expirationTimestamp;
+  private final Long modificationTime;
+  private final boolean dataChange;
+  private final DeletionVectorDescriptor deletionVector;
+  private final String deletionVectorFileId;
 
-  public FileAction(Kind kind, String id, String url, Map<String, String> partitionValues, long size, String stats,
-      Long version, Long timestamp, Long expirationTimestamp) {
+  private FileAction(Kind kind, String id, String url, Map<String, String> partitionValues, long size, String stats,
+      Long version, Long timestamp, Long expirationTimestamp, Long modificationTime, boolean dataChange,
+      DeletionVectorDescriptor deletionVector, String deletionVectorFileId) {
     this.kind = Objects.requireNonNull(kind);
     this.id = Objects.requireNonNull(id, "id");
     this.url = Objects.requireNonNull(url, "url");
@@ -50,19 +60,65 @@ public final class FileAction implements SharingAction, java.io.Serializable {
     this.version = version;
     this.timestamp = timestamp;
     this.expirationTimestamp = expirationTimestamp;
+    this.modificationTime = modificationTime;
+    this.dataChange = dataChange;
+    this.deletionVector = deletionVector;
+    this.deletionVectorFileId = deletionVectorFileId;
   }
 
-  /** Parses a line's body for {@code kind}. */
+  /** Parses a parquet-format line's body for {@code kind}. */
   public static FileAction fromJson(Kind kind, JsonNode n) {
     if (!n.hasNonNull("id") || !n.hasNonNull("url")) {
-      throw new IllegalArgumentException(kind.name().toLowerCase(java.util.Locale.ROOT) + " line without id or url");
+      throw new IllegalArgumentException(kind.name().toLowerCase(Locale.ROOT) + " line without id or url");
     }
+    return new FileAction(kind, n.get("id").asText(), n.get("url").asText(), partitionValues(n), n.path("size")
+        .asLong(0), text(n, "stats"), longOrNull(n, "version"), longOrNull(n, "timestamp"),
+        longOrNull(n, "expirationTimestamp"), null, true, null, null);
+  }
+
+  /**
+   * Parses a delta-format {@code file} line's body: its {@code id}, {@code version}, {@code timestamp} and expiry,
+   * and the Delta {@code add}, {@code remove} or {@code cdc} action it wraps, whose {@code path} is the URL.
+   */
+  public static FileAction fromDeltaJson(JsonNode n) {
+    JsonNode single = n.path("deltaSingleAction");
+    Kind kind;
+    JsonNode a;
+    if (single.has("add")) {
+      kind = Kind.ADD;
+      a = single.get("add");
+    } else if (single.has("remove")) {
+      kind = Kind.REMOVE;
+      a = single.get("remove");
+    } else if (single.has("cdc")) {
+      kind = Kind.CDF;
+      a = single.get("cdc");
+    } else {
+      throw new IllegalArgumentException("file line without an add, remove or cdc action in deltaSingleAction");
+    }
+    if (!n.hasNonNull("id") || !a.hasNonNull("path")) {
+      throw new IllegalArgumentException("file line without id or path");
+    }
+    DeletionVectorDescriptor dv = a.hasNonNull("deletionVector")
+        ? DeletionVectorDescriptor.fromJson(a.get("deletionVector")) : null;
+    if (dv != null && kind == Kind.CDF) {
+      throw new IllegalArgumentException("cdc action with a deletion vector");
+    }
+    return new FileAction(kind, n.get("id").asText(), a.get("path").asText(), partitionValues(a),
+        a.path("size").asLong(0), text(a, "stats"), longOrNull(n, "version"), longOrNull(n, "timestamp"),
+        longOrNull(n, "expirationTimestamp"), longOrNull(a, "modificationTime"),
+        kind == Kind.CDF || a.path("dataChange").asBoolean(true), dv, text(n, "deletionVectorFileId"));
+  }
+
+  private static Map<String, String> partitionValues(JsonNode n) {
     Map<String, String> pv = new HashMap<>();
     n.path("partitionValues").fields().forEachRemaining(
         e -> pv.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
-    return new FileAction(kind, n.get("id").asText(), n.get("url").asText(), pv, n.path("size").asLong(0),
-        n.hasNonNull("stats") ? n.get("stats").asText() : null, longOrNull(n, "version"), longOrNull(n, "timestamp"),
-        longOrNull(n, "expirationTimestamp"));
+    return pv;
+  }
+
+  private static String text(JsonNode n, String field) {
+    return n.hasNonNull(field) ? n.get(field).asText() : null;
   }
 
   private static Long longOrNull(JsonNode n, String field) {
@@ -82,7 +138,10 @@ public final class FileAction implements SharingAction, java.io.Serializable {
     return url;
   }
 
-  /** Partition column values as strings; a missing or null value is SQL NULL. */
+  /**
+   * Partition column values as strings; a missing or null value is SQL NULL. Keyed by physical column names for
+   * column-mapped tables (see {@link io.sharestream.common.types.ColumnMapping#partitionValue}).
+   */
   public Map<String, String> partitionValues() {
     return partitionValues;
   }
@@ -111,21 +170,53 @@ public final class FileAction implements SharingAction, java.io.Serializable {
     return expirationTimestamp;
   }
 
-  /** The {@code numRecords} from the stats, or -1 when unknown. */
+  /** When the data file was written (epoch millis; delta format only), or null. */
+  public Long modificationTime() {
+    return modificationTime;
+  }
+
+  /** False for files a commit rewrote without changing data (OPTIMIZE); the parquet format sends only true. */
+  public boolean dataChange() {
+    return dataChange;
+  }
+
+  /** The file's deletion vector, or null when every row of the Parquet file is live. */
+  public DeletionVectorDescriptor deletionVector() {
+    return deletionVector;
+  }
+
+  /** The server's id for the deletion vector's file (optional; the reference server never sends it). */
+  public String deletionVectorFileId() {
+    return deletionVectorFileId;
+  }
+
+  /** The {@code numRecords} from the stats (physical rows, deleted ones included), or -1 when unknown. */
   public long numRecords() {
     if (stats == null) {
       return -1;
     }
     try {
       return STATS_READER.readTree(stats).path("numRecords").asLong(-1);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return -1;
     }
+  }
+
+  /** Rows left after the deletion vector ({@code numRecords - cardinality}), or -1 when unknown. */
+  public long liveRecords() {
+    long n = numRecords();
+    return n < 0 || deletionVector == null ? n : Math.max(0, n - deletionVector.cardinality());
+  }
+
+  /** The same file as a line of another kind at {@code version} (a change derived from two snapshots). */
+  public FileAction as(Kind newKind, long newVersion, Long newTimestamp) {
+    return new FileAction(newKind, id, url, partitionValues, size, stats, newVersion, newTimestamp,
+        expirationTimestamp, modificationTime, dataChange, deletionVector, deletionVectorFileId);
   }
 
   @Override
   public String toString() {
     return "FileAction{" + kind + " id=" + id + ", size=" + size + ", version=" + version + ", url="
-        + Errors.safeUrl(url) + "}";
+        + Errors.safeUrl(url) + (deletionVector == null ? "" : ", " + deletionVector) + "}";
   }
 }

@@ -1,29 +1,90 @@
 package io.sharestream.common.model;
 
-/** The {@code protocol} line: the reader version a client needs (always 1 in the parquet response format). */
-public final class ProtocolInfo {
-  private final int minReaderVersion;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 
-  public ProtocolInfo(int minReaderVersion) {
+/**
+ * The {@code protocol} line: the reader version a client needs and, from reader version 3 on, the table features
+ * it must implement ({@code readerFeatures}, delta response format only; the parquet format always says 1).
+ */
+public final class ProtocolInfo {
+  /** The reader features this product reads (lower case), with the names the capabilities header uses. */
+  public static final Set<String> SUPPORTED_READER_FEATURES =
+      Collections.unmodifiableSet(new TreeSet<>(Set.of("deletionvectors", "columnmapping", "timestampntz")));
+  /** Reader versions this product reads: 1, 2 (column mapping), 3 (table features). */
+  public static final int MAX_READER_VERSION = 3;
+
+  private final int minReaderVersion;
+  private final int minWriterVersion;
+  private final Set<String> readerFeatures;
+
+  public ProtocolInfo(int minReaderVersion, int minWriterVersion, Set<String> readerFeatures) {
     this.minReaderVersion = minReaderVersion;
+    this.minWriterVersion = minWriterVersion;
+    this.readerFeatures = Collections.unmodifiableSet(new TreeSet<>(readerFeatures));
+  }
+
+  /** The parquet-format protocol line: only the reader version. */
+  public static ProtocolInfo parquet(JsonNode n) {
+    return new ProtocolInfo(n.path("minReaderVersion").asInt(1), 0, Set.of());
+  }
+
+  /** The delta-format {@code deltaProtocol} object. */
+  public static ProtocolInfo delta(JsonNode n) {
+    Set<String> features = new TreeSet<>();
+    n.path("readerFeatures").forEach(f -> features.add(f.asText()));
+    return new ProtocolInfo(n.path("minReaderVersion").asInt(1), n.path("minWriterVersion").asInt(0), features);
   }
 
   public int minReaderVersion() {
     return minReaderVersion;
   }
 
+  /** The writer version (delta format only; 0 when the server did not say). */
+  public int minWriterVersion() {
+    return minWriterVersion;
+  }
+
+  /** The reader features the table needs, as the server spelled them. */
+  public Set<String> readerFeatures() {
+    return readerFeatures;
+  }
+
+  /** What of this protocol the product cannot read, in words ({@code null} when it reads it all). */
+  public String unsupported() {
+    if (minReaderVersion > MAX_READER_VERSION) {
+      return "reader version " + minReaderVersion + " (this reader supports up to " + MAX_READER_VERSION + ")";
+    }
+    Set<String> missing = new TreeSet<>();
+    for (String f : readerFeatures) {
+      if (!SUPPORTED_READER_FEATURES.contains(f.toLowerCase(Locale.ROOT))) {
+        missing.add(f);
+      }
+    }
+    return missing.isEmpty() ? null : "reader feature" + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing);
+  }
+
   @Override
   public boolean equals(Object o) {
-    return o instanceof ProtocolInfo && ((ProtocolInfo) o).minReaderVersion == minReaderVersion;
+    if (!(o instanceof ProtocolInfo)) {
+      return false;
+    }
+    ProtocolInfo p = (ProtocolInfo) o;
+    return p.minReaderVersion == minReaderVersion && p.minWriterVersion == minWriterVersion
+        && p.readerFeatures.equals(readerFeatures);
   }
 
   @Override
   public int hashCode() {
-    return minReaderVersion;
+    return minReaderVersion * 31 + readerFeatures.hashCode();
   }
 
   @Override
   public String toString() {
-    return "ProtocolInfo{minReaderVersion=" + minReaderVersion + "}";
+    return "ProtocolInfo{minReaderVersion=" + minReaderVersion + (minWriterVersion > 0 ? ", minWriterVersion="
+        + minWriterVersion : "") + (readerFeatures.isEmpty() ? "" : ", readerFeatures=" + readerFeatures) + "}";
   }
 }

@@ -1,6 +1,7 @@
 package io.sharestream.common.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sharestream.common.types.ColumnMapping;
 import io.sharestream.common.types.SchemaJson;
 import io.sharestream.common.types.StructType;
 import java.util.ArrayList;
@@ -41,15 +42,28 @@ public final class TableMetadata implements SharingAction {
 
   /** Parses the body of a {@code metaData} line (parquet response format). */
   public static TableMetadata fromJson(JsonNode n) {
-    if (!n.hasNonNull("id") || !n.hasNonNull("schemaString")) {
+    return parse(n, n);
+  }
+
+  /**
+   * Parses the body of a delta-format {@code metaData} line: the Delta {@code deltaMetadata} action (full table
+   * properties, schema with its field metadata) and the line's own {@code version}, {@code size}, {@code numFiles}.
+   */
+  public static TableMetadata fromDeltaJson(JsonNode n) {
+    return parse(n.path("deltaMetadata"), n);
+  }
+
+  private static TableMetadata parse(JsonNode m, JsonNode line) {
+    if (!m.hasNonNull("id") || !m.hasNonNull("schemaString")) {
       throw new IllegalArgumentException("metaData line without id or schemaString");
     }
     List<String> parts = new ArrayList<>();
-    n.path("partitionColumns").forEach(p -> parts.add(p.asText()));
+    m.path("partitionColumns").forEach(p -> parts.add(p.asText()));
     Map<String, String> conf = new LinkedHashMap<>();
-    n.path("configuration").fields().forEachRemaining(e -> conf.put(e.getKey(), e.getValue().asText()));
-    return new TableMetadata(n.get("id").asText(), text(n, "name"), text(n, "description"),
-        n.get("schemaString").asText(), parts, conf, number(n, "version"), number(n, "size"), number(n, "numFiles"));
+    m.path("configuration").fields().forEachRemaining(e -> conf.put(e.getKey(), e.getValue().asText()));
+    return new TableMetadata(m.get("id").asText(), text(m, "name"), text(m, "description"),
+        m.get("schemaString").asText(), parts, conf, number(line, "version"), number(line, "size"),
+        number(line, "numFiles"));
   }
 
   private static String text(JsonNode n, String field) {
@@ -100,6 +114,11 @@ public final class TableMetadata implements SharingAction {
         || "true".equalsIgnoreCase(configuration.get("delta.enableChangeDataFeed"));
   }
 
+  /** The table's column mapping mode ({@code delta.columnMapping.mode}; the delta response format sends it). */
+  public ColumnMapping.Mode columnMappingMode() {
+    return ColumnMapping.Mode.parse(configuration.get(ColumnMapping.MODE_PROPERTY));
+  }
+
   /** The version this metadata belongs to, if the server said. */
   public Long version() {
     return version;
@@ -113,6 +132,12 @@ public final class TableMetadata implements SharingAction {
   /** The table's number of files at this version, if the server said (the reference server does not). */
   public Long numFiles() {
     return numFiles;
+  }
+
+  /** The same metadata reported for {@code v}. */
+  public TableMetadata withVersion(long v) {
+    return new TableMetadata(id, name, description, schemaString, partitionColumns, configuration, v, size,
+        numFiles);
   }
 
   /** Same table description, ignoring the version it was reported at. */

@@ -1,5 +1,8 @@
 package io.sharestream.common.parquet;
 
+import io.sharestream.common.deletionvectors.RowSelection;
+import io.sharestream.common.errors.Errors;
+import io.sharestream.common.types.ColumnMapping;
 import io.sharestream.common.types.PartitionValues;
 import io.sharestream.common.types.Row;
 import io.sharestream.common.types.StructField;
@@ -28,9 +31,9 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Reads the rows of one data or change data file as {@link Row}s of a read schema: file columns are matched by name
- * (columns the file lacks read as null, as after an added column), partition columns come from the file's
- * partition values. Row groups are read one at a time: up to {@link #STREAMED_ROW_GROUP_BYTES} of column chunks by
+ * Reads the rows of one data or change data file as {@link Row}s of a read schema: file columns are matched by name,
+ * or by column id / physical name under column mapping (columns the file lacks read as null, as after an added
+ * column), partition columns come from the file's partition values; a {@link RowSelection} leaves out deleted rows. Row groups are read one at a time: up to {@link #STREAMED_ROW_GROUP_BYTES} of column chunks by
  * Parquet's reader (all chunks in memory), bigger ones page by page ({@link StreamedRowGroup}), so memory is bounded
  * whatever the file. Starting at row N skips whole row groups without reading their pages, then decodes and drops
  * the rest of the skip inside the first row group read. Before each row group, an input that takes
@@ -52,6 +55,7 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   private final int[] fileIndexOf;
   private final Object[] partitionValues;
   private final String file;
+  private final RowSelection selection;
   private long rowIndex;
   private long nextIndex;
   private long rowsLeftInGroup;
@@ -62,9 +66,10 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   private int group;
 
   private ParquetRowReader(InputFile input, String file, StructType readSchema, List<String> partitionColumns,
-      Map<String, String> partitionValues, ReadSettings settings, long startRow, long streamAbove)
-      throws IOException {
+      Map<String, String> partitionValues, ReadSettings settings, long startRow, RowSelection selection,
+      long streamAbove) throws IOException {
     this.file = file;
+    this.selection = selection;
     this.readSchema = readSchema;
     this.input = input;
     this.streamAbove = streamAbove;
@@ -78,21 +83,22 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
       this.fileIndexOf = new int[readSchema.size()];
       java.util.Arrays.fill(fileIndexOf, -1);
       for (Type t : fileSchema.getFields()) {
-        int i = ValueConverters.indexOf(readSchema, t.getName());
+        int i = ValueConverters.indexOf(readSchema, t);
         if (i >= 0 && !partitionColumns.contains(readSchema.field(i).name())) {
           fileIndexOf[i] = kept.size();
           kept.add(t);
           keptFields.add(readSchema.field(i));
         }
       }
+      checkMappedColumnsFound(fileSchema, readSchema, partitionColumns, kept);
       this.requested = new MessageType(fileSchema.getName(), kept);
       this.fileColumns = new StructType(keptFields);
       this.partitionValues = new Object[readSchema.size()];
       for (String p : partitionColumns) {
         int i = readSchema.indexOf(p);
         if (i >= 0) {
-          this.partitionValues[i] = PartitionValues.decode(p, readSchema.field(i).type(), partitionValues.get(p),
-              settings.partitionZone());
+          this.partitionValues[i] = PartitionValues.decode(p, readSchema.field(i).type(),
+              ColumnMapping.partitionValue(readSchema.field(i), partitionValues), settings.partitionZone());
         }
       }
       reader.setRequestedSchema(requested);
@@ -113,18 +119,45 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
    */
   public static ParquetRowReader open(InputFile input, String file, StructType readSchema,
       List<String> partitionColumns, Map<String, String> partitionValues, ReadSettings settings, long startRow) {
-    return open(input, file, readSchema, partitionColumns, partitionValues, settings, startRow,
+    return open(input, file, readSchema, partitionColumns, partitionValues, settings, startRow, RowSelection.ALL);
+  }
+
+  /**
+   * As above, returning only the rows {@code selection} selects (a deletion vector's rows left out): row groups
+   * without a selected row are skipped unread; row indexes stay physical, counting every row of the file.
+   */
+  public static ParquetRowReader open(InputFile input, String file, StructType readSchema,
+      List<String> partitionColumns, Map<String, String> partitionValues, ReadSettings settings, long startRow,
+      RowSelection selection) {
+    return open(input, file, readSchema, partitionColumns, partitionValues, settings, startRow, selection,
         STREAMED_ROW_GROUP_BYTES);
   }
 
   /** As above, streaming row groups above {@code streamAbove} bytes (tests stream small files this way). */
   static ParquetRowReader open(InputFile input, String file, StructType readSchema, List<String> partitionColumns,
-      Map<String, String> partitionValues, ReadSettings settings, long startRow, long streamAbove) {
+      Map<String, String> partitionValues, ReadSettings settings, long startRow, RowSelection selection,
+      long streamAbove) {
     try {
       return new ParquetRowReader(input, file, readSchema, partitionColumns, partitionValues, settings, startRow,
-          streamAbove);
+          selection, streamAbove);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open Parquet file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A file of a column-mapped table must hold its columns under their physical names (or ids): one that holds data
+   * columns but none of the table's was not written for this table's mapping, and reading it would give nulls.
+   */
+  private void checkMappedColumnsFound(MessageType fileSchema, StructType readSchema, List<String> partitionColumns,
+      List<Type> kept) {
+    boolean readsData = readSchema.fields().stream().anyMatch(f -> !partitionColumns.contains(f.name()));
+    if (ColumnMapping.isMapped(readSchema) && readsData && kept.isEmpty() && fileSchema.getFieldCount() > 0) {
+      List<String> columns = new ArrayList<>();
+      fileSchema.getFields().forEach(t -> columns.add(t.getName()));
+      List<String> physical = new ArrayList<>();
+      readSchema.fields().forEach(f -> physical.add(ColumnMapping.physicalName(f)));
+      throw Errors.physicalColumnsMissing(file, physical, columns);
     }
   }
 
@@ -139,16 +172,14 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   }
 
   private void skipTo(long startRow) throws IOException {
-    long skip = startRow;
     List<BlockMetaData> groups = reader.getRowGroups();
-    while (group < groups.size() && skip >= groups.get(group).getRowCount()) {
-      skip -= groups.get(group).getRowCount();
+    while (group < groups.size() && rowIndex + groups.get(group).getRowCount() <= startRow) {
       rowIndex += groups.get(group).getRowCount();
       reader.skipNextRowGroup();
       group++;
     }
-    while (skip > 0 && advanceRecord() != null) {
-      skip--;
+    while (rowIndex < startRow && advanceRecord() != null) {
+      // decoded and dropped: rows before the start inside the first row group read
     }
   }
 
@@ -160,6 +191,12 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
         return null;
       }
       BlockMetaData g = groups.get(group);
+      if (selection.count(rowIndex, rowIndex + g.getRowCount()) == 0) {
+        reader.skipNextRowGroup(); // every row of the group is deleted (or not asked for)
+        rowIndex += g.getRowCount();
+        group++;
+        continue;
+      }
       List<long[]> ranges = StreamedRowGroup.ranges(g, requested.getColumns());
       long bytes = 0;
       for (long[] r : ranges) {
@@ -202,14 +239,16 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   public boolean hasNext() {
     if (next == null) {
       Row fileValues;
-      try {
-        fileValues = advanceRecord();
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read Parquet file " + file + ": " + e.getMessage(), e);
-      }
-      if (fileValues == null) {
-        return false;
-      }
+      do {
+        try {
+          fileValues = advanceRecord();
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot read Parquet file " + file + ": " + e.getMessage(), e);
+        }
+        if (fileValues == null) {
+          return false;
+        }
+      } while (!selection.selects(rowIndex - 1));
       nextIndex = rowIndex - 1;
       Object[] values = partitionValues.clone();
       for (int i = 0; i < values.length; i++) {

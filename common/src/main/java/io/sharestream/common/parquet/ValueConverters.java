@@ -1,6 +1,7 @@
 package io.sharestream.common.parquet;
 
 import io.sharestream.common.types.ArrayType;
+import io.sharestream.common.types.ColumnMapping;
 import io.sharestream.common.types.DataType;
 import io.sharestream.common.types.DecimalType;
 import io.sharestream.common.types.MapType;
@@ -232,7 +233,10 @@ final class ValueConverters {
     }
   }
 
-  /** A struct: fields matched to the Delta struct by name; fields absent from the file stay null. */
+  /**
+   * A struct: fields matched to the Delta struct by name (by column id or physical name under column mapping);
+   * fields absent from the file stay null.
+   */
   static class StructConverter extends GroupConverter {
     private final StructType type;
     private final Converter[] children;
@@ -245,7 +249,7 @@ final class ValueConverters {
       this.children = new Converter[parquet.getFieldCount()];
       for (int i = 0; i < parquet.getFieldCount(); i++) {
         Type pf = parquet.getType(i);
-        int target = indexOf(type, pf.getName());
+        int target = indexOf(type, pf);
         String childPath = path.isEmpty() ? pf.getName() : path + "." + pf.getName();
         if (target < 0) {
           children[i] = ignoring(pf);
@@ -272,8 +276,21 @@ final class ValueConverters {
     }
   }
 
-  /** Field position by exact name, else case-insensitively (Parquet writers may fold case). */
-  static int indexOf(StructType type, String name) {
+  /**
+   * The position of the field file column {@code column} holds: for a column-mapped struct by column id or physical
+   * name ({@link ColumnMapping#matches}), else by exact name, else case-insensitively (writers may fold case).
+   */
+  static int indexOf(StructType type, Type column) {
+    String name = column.getName();
+    if (ColumnMapping.isMapped(type)) {
+      Integer id = column.getId() == null ? null : column.getId().intValue();
+      for (int j = 0; j < type.size(); j++) {
+        if (ColumnMapping.matches(type.field(j), name, id)) {
+          return j;
+        }
+      }
+      return -1;
+    }
     int i = type.indexOf(name);
     if (i >= 0) {
       return i;

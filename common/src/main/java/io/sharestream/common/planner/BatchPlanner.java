@@ -84,8 +84,8 @@ public final class BatchPlanner {
     FetchSpec spec = version != null || timestamp != null ? FetchSpec.snapshot(listed) : FetchSpec.latest(listed);
     List<WorkUnit> units = new ArrayList<>();
     for (FileAction f : files) {
-      units.add(new WorkUnit(metadata.id(), listed, units.size(), f, f.timestamp() == null ? 0 : f.timestamp(),
-          WorkUnit.RowSource.ADDED, false, false, spec, metadata.schema()));
+      units.add(new WorkUnit(table.toString(), metadata.id(), listed, units.size(), f, null,
+          f.timestamp() == null ? 0 : f.timestamp(), WorkUnit.RowSource.ADDED, false, false, spec, metadata.schema()));
     }
     return new Plan(metadata, listed, units);
   }
@@ -100,10 +100,8 @@ public final class BatchPlanner {
       Instant startTimestamp, Long endVersion, Instant endTimestamp) {
     StartingPoint start = startVersion != null ? StartingPoint.version(startVersion)
         : StartingPoint.timestamp(startTimestamp);
-    StreamSettings cdf = new StreamSettings(start, false, true, settings.versionsPerRequest(),
-        settings.filesPerRequest(), settings.urlRefreshMargin(), settings.read());
-    try (SharingStreamPlanner planner = new SharingStreamPlanner(client, table, cdf, Duration.ZERO,
-        Clock.systemUTC())) {
+    try (SharingStreamPlanner planner = new SharingStreamPlanner(client, table, settings.forChanges(start),
+        Duration.ZERO, Clock.systemUTC())) {
       Position from = planner.initialPosition();
       long last = endVersion != null ? endVersion
           : endTimestamp != null ? planner.lastVersionAtOrBefore(endTimestamp) : planner.latestVersion();

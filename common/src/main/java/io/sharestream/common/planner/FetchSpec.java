@@ -19,7 +19,12 @@ public final class FetchSpec implements Serializable {
     /** {@code query} with {@code startingVersion}/{@code endingVersion}. */
     QUERY,
     /** {@code changes} with {@code startingVersion}/{@code endingVersion}. */
-    CHANGES
+    CHANGES,
+    /**
+     * The changes of versions {@code [start, end]} derived from the snapshots at {@code start - 1} to {@code end}
+     * (for servers that answer snapshots but not history in the delta format).
+     */
+    SNAPSHOT_DIFF
   }
 
   private final Kind kind;
@@ -46,6 +51,10 @@ public final class FetchSpec implements Serializable {
 
   public static FetchSpec changes(long start, long end) {
     return new FetchSpec(Kind.CHANGES, start, end);
+  }
+
+  public static FetchSpec snapshotDiff(long start, long end) {
+    return new FetchSpec(Kind.SNAPSHOT_DIFF, start, end);
   }
 
   public Kind kind() {

@@ -9,12 +9,15 @@ import io.sharestream.common.model.SharingAction;
 import io.sharestream.common.model.TableMetadata;
 import io.sharestream.common.profile.TableRef;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 
 /**
  * Runs the request a {@link FetchSpec} describes. The planner lists windows with it; URL refreshes run the same
- * spec again and look the file up by kind and id.
+ * spec again and look the file up by {@link #key}. A {@link FetchSpec.Kind#SNAPSHOT_DIFF} lists the snapshots of
+ * consecutive versions and derives each version's removes and adds from their difference (files by id and deletion
+ * vector), stamped with a commit time taken from the files' modification times.
  */
 public final class FileLister {
   private final DeltaSharingClient client;
@@ -29,6 +32,10 @@ public final class FileLister {
 
   /** Streams the spec's answer: its head metadata first, then every action. */
   void list(FetchSpec spec, Consumer<TableMetadata> head, Consumer<SharingAction> actions) {
+    if (spec.kind() == FetchSpec.Kind.SNAPSHOT_DIFF) {
+      listDiff(spec, head, actions);
+      return;
+    }
     try (FileListing l = open(spec)) {
       head.accept(l.metadata());
       while (l.hasNext()) {
@@ -39,23 +46,82 @@ public final class FileLister {
 
   private FileListing open(FetchSpec spec) {
     switch (spec.kind()) {
-      case SNAPSHOT: {
-        QueryRequest q = QueryRequest.atVersion(spec.startVersion());
-        return client.query(table, pageSize == null ? q : q.maxFiles(pageSize));
-      }
-      case LATEST: {
-        QueryRequest q = QueryRequest.latest();
-        return client.query(table, pageSize == null ? q : q.maxFiles(pageSize));
-      }
-      case QUERY: {
-        QueryRequest q = QueryRequest.changes(spec.startVersion(), spec.endVersion());
-        return client.query(table, pageSize == null ? q : q.maxFiles(pageSize));
-      }
+      case SNAPSHOT:
+        return client.query(table, paged(QueryRequest.atVersion(spec.startVersion())));
+      case LATEST:
+        return client.query(table, paged(QueryRequest.latest()));
+      case QUERY:
+        return client.query(table, paged(QueryRequest.changes(spec.startVersion(), spec.endVersion())));
       default: {
         ChangesRequest c = ChangesRequest.fromVersion(spec.startVersion()).endingVersion(spec.endVersion());
         return client.changes(table, pageSize == null ? c : c.maxFiles(pageSize));
       }
     }
+  }
+
+  private QueryRequest paged(QueryRequest q) {
+    return pageSize == null ? q : q.maxFiles(pageSize);
+  }
+
+  /**
+   * The changes of {@code spec}'s versions from snapshots: version v's removes are the files of v-1 that v lacks,
+   * its adds the files of v that v-1 lacks (a file whose deletion vector changed is both). Snapshots are asked
+   * unpaged (servers that refuse history in the delta format refuse paging too). A version's metadata is reported
+   * when it differs from the one before.
+   */
+  private void listDiff(FetchSpec spec, Consumer<TableMetadata> head, Consumer<SharingAction> actions) {
+    TableMetadata[] meta = {null};
+    Map<String, FileAction> before = spec.startVersion() == 0 ? Map.of() : snapshot(spec.startVersion() - 1, meta);
+    TableMetadata previous = meta[0];
+    for (long v = spec.startVersion(); v <= spec.endVersion(); v++) {
+      Map<String, FileAction> now = snapshot(v, meta);
+      TableMetadata m = meta[0].withVersion(v);
+      if (v == spec.startVersion()) {
+        head.accept(m);
+      } else if (!m.sameAs(previous)) {
+        actions.accept(m);
+      }
+      long ts = Math.max(latestModification(before), latestModification(now));
+      for (Map.Entry<String, FileAction> e : before.entrySet()) {
+        if (!now.containsKey(e.getKey())) {
+          actions.accept(e.getValue().as(FileAction.Kind.REMOVE, v, ts));
+        }
+      }
+      for (Map.Entry<String, FileAction> e : now.entrySet()) {
+        if (!before.containsKey(e.getKey())) {
+          actions.accept(e.getValue().as(FileAction.Kind.ADD, v, ts));
+        }
+      }
+      before = now;
+      previous = m;
+    }
+  }
+
+  /** The files of the snapshot at {@code version} by id and deletion vector; its metadata into {@code meta[0]}. */
+  private Map<String, FileAction> snapshot(long version, TableMetadata[] meta) {
+    Map<String, FileAction> files = new LinkedHashMap<>();
+    try (FileListing l = client.query(table, QueryRequest.atVersion(version))) {
+      meta[0] = l.metadata();
+      while (l.hasNext()) {
+        SharingAction a = l.next();
+        if (a instanceof FileAction) {
+          FileAction f = (FileAction) a;
+          files.put(f.id() + "|" + (f.deletionVector() == null ? "" : f.deletionVector().stableKey()), f);
+        }
+      }
+    }
+    return files;
+  }
+
+  /** A derived commit time: the newest modification time of the files involved (never after the commit). */
+  private static long latestModification(Map<String, FileAction> files) {
+    long max = 0;
+    for (FileAction f : files.values()) {
+      if (f.modificationTime() != null) {
+        max = Math.max(max, f.modificationTime());
+      }
+    }
+    return max;
   }
 
   /** The spec's files again, with fresh URLs, by {@link #key}. */

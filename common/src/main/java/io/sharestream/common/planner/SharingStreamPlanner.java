@@ -1,21 +1,20 @@
 package io.sharestream.common.planner;
 
 import io.sharestream.common.client.DeltaSharingClient;
-import io.sharestream.common.client.SignedUrl;
+import io.sharestream.common.client.ResponseFormat;
 import io.sharestream.common.client.TableSnapshotInfo;
 import io.sharestream.common.errors.ChangeDataNotRecordedException;
+import io.sharestream.common.errors.DeltaFormatRequiredException;
 import io.sharestream.common.errors.Errors;
-import io.sharestream.common.errors.IncompatibleSchemaChangeException;
 import io.sharestream.common.errors.InvalidRequestException;
-import io.sharestream.common.errors.TableRecreatedException;
 import io.sharestream.common.errors.VersionNotAvailableException;
 import io.sharestream.common.model.FileAction;
 import io.sharestream.common.model.SharingAction;
 import io.sharestream.common.model.TableMetadata;
+import io.sharestream.common.planner.CommitRules.Commit;
+import io.sharestream.common.planner.CommitRules.Part;
 import io.sharestream.common.planner.WorkUnit.RowSource;
 import io.sharestream.common.profile.TableRef;
-import io.sharestream.common.types.SchemaCompatibility;
-import io.sharestream.common.types.StructField;
 import io.sharestream.common.types.StructType;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,7 +25,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -37,16 +35,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Versions are fetched in windows of at most {@code versionsPerRequest}: {@code query} with
  * {@code startingVersion}/{@code endingVersion} (or {@code changes} with readChangeFeed), a snapshot {@code query}
- * at a version for the initial snapshot. Each version's files are sorted by id (then kind) and numbered; a commit
- * with removes is a change commit, handled per SPEC §4: skipped (skipChangeCommits), its new row images (default:
- * insert/update_postimage change data when recorded, else its added files), or all its changes (readChangeFeed:
- * change data when recorded, else removed files as deletes and added files as inserts). Metadata lines are checked:
- * a new table id fails, an additive schema change widens the schema, any other change fails.
+ * at a version for the initial snapshot. A server that answers snapshots but refuses history in the delta format
+ * (the reference server, for tables with deletion vectors or column mapping) gets each version's changes derived
+ * from consecutive snapshots instead. Each version's files are sorted by id (then kind) and numbered; which are read
+ * and how their rows are labelled is {@link CommitRules}' (SPEC §4, §4b); the schema of each version is
+ * {@link SchemaTracker}'s.
  */
 public final class SharingStreamPlanner implements StreamPlanner {
   private static final Logger LOG = LoggerFactory.getLogger(SharingStreamPlanner.class);
-  private static final Comparator<FileAction> FILE_ORDER =
-      Comparator.comparing(FileAction::id).thenComparing(FileAction::kind);
+  private static final Comparator<Part> FILE_ORDER =
+      Comparator.comparing((Part p) -> p.file.id()).thenComparing(p -> p.file.kind());
+  private static final int CACHED_WINDOWS = 4;
 
   private final DeltaSharingClient client;
   private final TableRef table;
@@ -55,7 +54,9 @@ public final class SharingStreamPlanner implements StreamPlanner {
   private final Duration versionPollInterval;
   private final FileLister lister;
   private final TableMetadata startMetadata;
-  private volatile StructType schema;
+  private final SchemaTracker schemas;
+  private final StartingVersions starts;
+  private volatile boolean historyFromSnapshots;
 
   private long latest = -1;
   private long latestCheckedAt = Long.MIN_VALUE;
@@ -64,7 +65,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
 
     @Override
     protected boolean removeEldestEntry(Map.Entry<FetchSpec, Window> eldest) {
-      return size() > 4;
+      return size() > CACHED_WINDOWS;
     }
   };
   private final Map<Long, Boolean> changeCommitsLogged = Collections.synchronizedMap(
@@ -92,7 +93,8 @@ public final class SharingStreamPlanner implements StreamPlanner {
     long v = client.tableVersion(table);
     TableSnapshotInfo info = client.metadata(table, v, null);
     this.startMetadata = info.metadata();
-    this.schema = startMetadata.schema();
+    this.schemas = new SchemaTracker(table.toString(), startMetadata, v, settings.evolveOnRenameOrDrop());
+    this.starts = new StartingVersions(client, table, lister, this::refreshLatest);
     noteLatest(v);
   }
 
@@ -101,9 +103,9 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return startMetadata;
   }
 
-  /** The schema units are read with: the start schema, widened by additive changes seen since. */
+  /** The schema of the newest version planned: the start schema, changed by later metadata as the engine allows. */
   public StructType schema() {
-    return schema;
+    return schemas.current();
   }
 
   @Override
@@ -116,100 +118,16 @@ public final class SharingStreamPlanner implements StreamPlanner {
       case VERSION:
         return Position.beforeVersion(id, start.version(), false);
       case TIMESTAMP:
-        return Position.beforeVersion(id, firstVersionAtOrAfter(start.timestamp()), false);
+        return Position.beforeVersion(id, starts.firstVersionAtOrAfter(start.timestamp()), false);
       case LATEST:
       default:
         return Position.beforeVersion(id, refreshLatest() + 1, false);
     }
   }
 
-  /**
-   * The first version committed at or after {@code t}, exact whatever the server's rounding. The version endpoint
-   * is asked first; its answer is then checked against the commit timestamps on startingVersion lines, because the
-   * reference server answers one version too late when {@code t} is exactly a commit's time (and fails when that
-   * commit is the latest), and answers 0 before the first commit a cleaned-up log still holds.
-   */
-  private long firstVersionAtOrAfter(Instant t) {
-    long latest = refreshLatest();
-    long answer;
-    try {
-      answer = client.tableVersionAt(table, t);
-    } catch (InvalidRequestException | VersionNotAvailableException afterOrAtLatest) {
-      Long ts = commitTimestamp(latest);
-      if (ts != null && ts >= t.toEpochMilli()) {
-        return latest;
-      }
-      // no commit at or after the instant yet: like a start version beyond the latest, wait for the next one
-      LOG.info("No version of {} was committed at or after {} yet; the stream starts with the next commit", table, t);
-      return latest + 1;
-    }
-    if (answer > 0) {
-      Long before = commitTimestamp(answer - 1);
-      if (before != null && before >= t.toEpochMilli()) {
-        LOG.debug("The server resolved {} to version {} of {}, but {} was committed at {}: starting there", t, answer,
-            table, answer - 1, Instant.ofEpochMilli(before));
-        return answer - 1;
-      }
-    }
-    return Math.max(answer, earliestServedVersion(answer, latest));
-  }
-
   /** The last version committed at or before {@code t} (an end instant); -1 when none is. */
   public long lastVersionAtOrBefore(Instant t) {
-    long first = firstVersionAtOrAfter(t);
-    if (first <= latest) {
-      Long ts = commitTimestamp(first);
-      if (ts != null && ts == t.toEpochMilli()) {
-        return first;
-      }
-    }
-    return first - 1;
-  }
-
-  /**
-   * The commit timestamp of {@code version} as reported on its startingVersion lines; null when it has no data
-   * change lines (OPTIMIZE, metadata-only) or is no longer served.
-   */
-  private Long commitTimestamp(long version) {
-    Long[] ts = {null};
-    try {
-      lister.list(FetchSpec.query(version, version), m -> { }, a -> {
-        if (ts[0] == null && a instanceof FileAction) {
-          ts[0] = ((FileAction) a).timestamp();
-        }
-      });
-    } catch (InvalidRequestException | VersionNotAvailableException notServed) {
-      return null;
-    }
-    return ts[0];
-  }
-
-  /** The earliest version in [{@code from}, {@code latest}] the server still serves (a cleaned-up log starts late). */
-  private long earliestServedVersion(long from, long latest) {
-    long lo = from;
-    long hi = latest;
-    while (lo < hi) {
-      long mid = lo + (hi - lo) / 2;
-      if (served(mid)) {
-        hi = mid;
-      } else {
-        lo = mid + 1;
-      }
-    }
-    if (lo > from) {
-      LOG.info("Versions of {} before {} are no longer served (its log was cleaned up): the stream starts at {}",
-          table, lo, lo);
-    }
-    return lo;
-  }
-
-  private boolean served(long version) {
-    try {
-      client.metadata(table, version, null);
-      return true;
-    } catch (InvalidRequestException | VersionNotAvailableException e) {
-      return false;
-    }
+    return starts.lastVersionAtOrBefore(t);
   }
 
   @Override
@@ -262,6 +180,9 @@ public final class SharingStreamPlanner implements StreamPlanner {
       Window w = pos.isStartingVersion() ? snapshot(pos.tableVersion())
           : window(pos.tableVersion(), Math.min(top, pos.tableVersion() + settings.versionsPerRequest() - 1));
       for (long v = pos.tableVersion(); v <= w.end; v++) {
+        if (!w.snapshot) {
+          schemas.checkReadable(v); // a rename or drop stops the stream here, after the versions before it
+        }
         List<WorkUnit> units = w.units(v);
         int first = v != pos.tableVersion() ? 0 : (int) (pos.insideFile() ? pos.index() : pos.index() + 1);
         for (int i = first; i < units.size(); i++) {
@@ -307,7 +228,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
 
   // ------------------------------------------------------------------ windows
 
-  /** Files of a range of versions, sorted and labelled, per version. */
+  /** Units of a range of versions, sorted and numbered, per version. */
   private static final class Window {
     final long start;
     final long end;
@@ -335,38 +256,37 @@ public final class SharingStreamPlanner implements StreamPlanner {
     }
     Window w = new Window(version, version, true);
     List<FileAction> files = new ArrayList<>();
-    lister.list(spec, m -> checkMetadata(m, version), a -> {
+    lister.list(spec, m -> schemas.check(m, version), a -> {
       if (a instanceof FileAction) {
         files.add((FileAction) a);
       }
     });
-    files.sort(FILE_ORDER);
-    long ts = files.isEmpty() ? 0 : snapshotTimestamp(version, files.get(0));
-    List<WorkUnit> units = new ArrayList<>();
-    for (FileAction f : files) {
-      units.add(new WorkUnit(startMetadata.id(), version, units.size(), f, ts, RowSource.ADDED, false, true, spec,
-          schema));
-    }
-    w.byVersion.put(version, units);
+    w.byVersion.put(version, units(version, CommitRules.added(files), snapshotTimestamp(version, files), true,
+        spec));
     cache(spec, w);
     return w;
   }
 
   /**
    * The commit time snapshot rows carry: from the file lines when the server sends it; else (the reference server
-   * does not) the version's commit time from its startingVersion lines; else, for a version without data changes,
-   * the time the snapshot was taken.
+   * does not) the version's commit time from its startingVersion lines; else the newest modification time of its
+   * files (delta format); else, for a version without data changes, the time the snapshot was taken.
    */
-  private long snapshotTimestamp(long version, FileAction anyFile) {
-    if (anyFile.timestamp() != null) {
-      return anyFile.timestamp();
+  private long snapshotTimestamp(long version, List<FileAction> files) {
+    if (files.isEmpty()) {
+      return 0;
     }
-    Long ts = commitTimestamp(version);
+    if (files.get(0).timestamp() != null) {
+      return files.get(0).timestamp();
+    }
+    Long ts = historyFromSnapshots ? null : starts.commitTimestamp(version);
+    if (ts == null) {
+      ts = files.stream().map(FileAction::modificationTime).filter(t -> t != null).max(Long::compare).orElse(null);
+    }
     return ts != null ? ts : clock.millis();
   }
 
   private Window window(long start, long end) {
-    FetchSpec spec = settings.readChangeFeed() ? FetchSpec.changes(start, end) : FetchSpec.query(start, end);
     synchronized (windows) {
       // a stream moving through a listed window (small batches) reads on from it instead of listing again;
       // versions past its end are listed by the next window
@@ -376,9 +296,20 @@ public final class SharingStreamPlanner implements StreamPlanner {
         }
       }
     }
-    Window w = settings.readChangeFeed() ? changeFeedWindow(start, end) : dataChangeWindow(start, end);
-    cache(spec, w);
-    return w;
+    if (!historyFromSnapshots) {
+      try {
+        return settings.readChangeFeed() ? changeFeedWindow(start, end) : dataChangeWindow(start, end);
+      } catch (DeltaFormatRequiredException refused) {
+        if (client.settings().responseFormat() == ResponseFormat.PARQUET) {
+          throw refused;
+        }
+        historyFromSnapshots = true;
+        LOG.info("The server answers snapshots of {} but not its history in the delta response format: each "
+            + "version's changes are derived from the snapshots before and after it (change data files are not "
+            + "used; commit times are taken from file modification times)", table);
+      }
+    }
+    return snapshotDiffWindow(start, end);
   }
 
   private void cache(FetchSpec spec, Window w) {
@@ -394,14 +325,14 @@ public final class SharingStreamPlanner implements StreamPlanner {
     final TreeMap<Long, Boolean> cdfEnabledFrom = new TreeMap<>();
 
     void head(TableMetadata m, long start) {
-      checkMetadata(m, start);
+      schemas.check(m, start);
       cdfEnabledFrom.put(start, m.changeDataFeedEnabled());
     }
 
     void action(SharingAction a, String what) {
       if (a instanceof TableMetadata) {
         TableMetadata m = (TableMetadata) a;
-        checkMetadata(m, m.version());
+        schemas.check(m, m.version());
         if (m.version() != null) {
           cdfEnabledFrom.put(m.version(), m.changeDataFeedEnabled());
         }
@@ -415,6 +346,14 @@ public final class SharingStreamPlanner implements StreamPlanner {
       if (f.timestamp() != null) {
         timestamps.put(f.version(), f.timestamp());
       }
+    }
+
+    Commit commit(long v) {
+      return new Commit(v, files.getOrDefault(v, List.of()));
+    }
+
+    long timestamp(long v) {
+      return timestamps.getOrDefault(v, 0L);
     }
 
     boolean cdfEnabledAt(long v) {
@@ -434,11 +373,11 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return l;
   }
 
-  /** Fails with {@link TableRecreatedException} when the table's current id is not the stream's. */
+  /** Fails with {@link io.sharestream.common.errors.TableRecreatedException} when the table's id changed. */
   private void checkTableId() {
     TableMetadata now = client.metadata(table, null, null).metadata();
     if (!now.id().equals(startMetadata.id())) {
-      checkMetadata(now, null);
+      schemas.check(now, null);
     }
   }
 
@@ -448,52 +387,47 @@ public final class SharingStreamPlanner implements StreamPlanner {
     Listed l = list(spec);
     Window w = new Window(start, end, false);
     for (long v = start; v <= end; v++) {
-      List<FileAction> files = l.files.getOrDefault(v, List.of());
-      List<FileAction> adds = new ArrayList<>();
-      List<FileAction> removes = new ArrayList<>();
-      for (FileAction f : files) {
-        (f.kind() == FileAction.Kind.REMOVE ? removes : adds).add(f);
-      }
-      long ts = l.timestamps.getOrDefault(v, 0L);
-      if (removes.isEmpty()) {
-        w.byVersion.put(v, units(v, adds, ts, RowSource.ADDED, false, spec));
-      } else if (settings.skipChangeCommits()) {
-        logOnce(v, "Skipping change commit {} of {} ({} files removed, {} added): skipChangeCommits=true", v, table,
-            removes.size(), adds.size());
-      } else {
-        w.byVersion.put(v, newImages(v, adds, removes, ts, l.cdfEnabledAt(v), spec));
-      }
+      w.byVersion.put(v, dataChanges(l.commit(v), l.timestamp(v), l.cdfEnabledAt(v), spec));
     }
+    cache(spec, w);
     return w;
   }
 
-  /** The new row images of a change commit: its insert/update_postimage change data, else its added files. */
-  private List<WorkUnit> newImages(long v, List<FileAction> adds, List<FileAction> removes, long ts, boolean cdf,
-      FetchSpec spec) {
+  /**
+   * Default and skipChangeCommits modes for one commit: an append's rows; a change commit skipped, or its new row
+   * images (insert/update_postimage change data when recorded, else its added files' rows).
+   */
+  private List<WorkUnit> dataChanges(Commit c, long ts, boolean cdf, FetchSpec spec) {
+    long v = c.version;
+    if (!c.isChange()) {
+      return units(v, CommitRules.added(c.adds), ts, false, spec);
+    }
+    if (settings.skipChangeCommits()) {
+      logOnce(v, "Skipping change commit {} of {} ({} files removed, {} added): skipChangeCommits=true", v, table,
+          c.removes.size(), c.adds.size());
+      return List.of();
+    }
+    long deleted = CommitRules.deletedRows(c);
+    String deletes = deleted < 0 ? "rows without stats" : deleted + " rows";
     if (cdf) {
       FetchSpec one = FetchSpec.changes(v, v);
       try {
         Listed l = list(one);
-        List<FileAction> cdc = new ArrayList<>();
-        for (FileAction f : l.files.getOrDefault(v, List.of())) {
-          if (f.kind() == FileAction.Kind.CDF) {
-            cdc.add(f);
-          }
-        }
+        List<FileAction> cdc = l.commit(v).changeData;
         if (!cdc.isEmpty()) {
-          logOnce(v, "Change commit {} of {}: emitting its inserted and updated rows from the change data feed; "
-              + "deleted rows and pre-images are not emitted (set readChangeFeed=true to receive them)", v, table);
-          return units(v, cdc, l.timestamps.getOrDefault(v, ts), RowSource.CHANGE_DATA, true, one);
+          logOnce(v, "Change commit {} of {} deleted {}: emitting its inserted and updated rows from the change data "
+              + "feed; deletes and pre-images are not emitted (set readChangeFeed=true to receive them)", v, table,
+              deletes);
+          return units(v, CommitRules.changeData(cdc, true), l.timestamps.getOrDefault(v, ts), false, one);
         }
       } catch (ChangeDataNotRecordedException e) {
         LOG.debug("No change data for version {} of {}: using its added files", v, table);
       }
     }
-    long removedRows = removes.stream().mapToLong(FileAction::numRecords).filter(n -> n >= 0).sum();
-    logOnce(v, "Change commit {} of {} removed {} files ({} rows by their stats) and added {}: emitting all rows of "
-        + "the added files; deletes are not emitted (set readChangeFeed=true to receive them)", v, table,
-        removes.size(), removedRows, adds.size());
-    return units(v, adds, ts, RowSource.ADDED, false, spec);
+    logOnce(v, "Change commit {} of {} removed {} files and deleted {} (by file stats and deletion vectors), added {} "
+        + "files: emitting the rows it added; deletes are not emitted (set readChangeFeed=true to receive them)", v,
+        table, c.removes.size(), deletes, c.adds.size());
+    return units(v, CommitRules.newImages(c), ts, false, spec);
   }
 
   /** readChangeFeed: {@code changes}; where change data was not recorded, derived from {@code query}. */
@@ -512,36 +446,49 @@ public final class SharingStreamPlanner implements StreamPlanner {
       FetchSpec derived = FetchSpec.query(start, start);
       Listed d = list(derived);
       Window w = new Window(start, start, false);
-      w.byVersion.put(start, units(start, d.files.getOrDefault(start, List.of()),
-          d.timestamps.getOrDefault(start, 0L), null, false, derived));
+      w.byVersion.put(start, units(start, CommitRules.derivedChanges(d.commit(start)), d.timestamp(start), false,
+          derived));
+      cache(derived, w);
       return w;
     }
     Window w = new Window(start, end, false);
     for (long v = start; v <= end; v++) {
-      List<FileAction> files = l.files.getOrDefault(v, List.of());
-      long ts = l.timestamps.getOrDefault(v, 0L);
-      List<FileAction> cdc = new ArrayList<>();
-      for (FileAction f : files) {
-        if (f.kind() == FileAction.Kind.CDF) {
-          cdc.add(f);
-        }
-      }
-      w.byVersion.put(v, cdc.isEmpty() ? units(v, files, ts, null, false, spec)
-          : units(v, cdc, ts, RowSource.CHANGE_DATA, false, spec));
+      w.byVersion.put(v, changeFeed(l.commit(v), l.timestamp(v), spec));
     }
+    cache(spec, w);
     return w;
   }
 
-  /** A version's files sorted and numbered; {@code source} null labels each by its kind (remove: deletes). */
-  private List<WorkUnit> units(long v, List<FileAction> files, long ts, RowSource source, boolean newImagesOnly,
-      FetchSpec spec) {
-    List<FileAction> sorted = new ArrayList<>(files);
+  /** readChangeFeed for one commit: its change data when recorded, else the changes derived from its files. */
+  private List<WorkUnit> changeFeed(Commit c, long ts, FetchSpec spec) {
+    List<Part> parts = c.changeData.isEmpty() ? CommitRules.derivedChanges(c) : CommitRules.changeData(c.changeData,
+        false);
+    return units(c.version, parts, ts, false, spec);
+  }
+
+  /** Any mode, from snapshots: each version's removes and adds derived from the snapshots around it. */
+  private Window snapshotDiffWindow(long start, long end) {
+    Listed l = list(FetchSpec.snapshotDiff(start, end));
+    Window w = new Window(start, end, false);
+    for (long v = start; v <= end; v++) {
+      FetchSpec one = FetchSpec.snapshotDiff(v, v); // a URL refresh lists just the two snapshots of its version
+      Commit c = l.commit(v);
+      w.byVersion.put(v, settings.readChangeFeed() ? changeFeed(c, l.timestamp(v), one)
+          : dataChanges(c, l.timestamp(v), false, one));
+    }
+    cache(FetchSpec.snapshotDiff(start, end), w);
+    return w;
+  }
+
+  /** A version's parts as units, sorted by file id (then kind) and numbered, with the version's schema. */
+  private List<WorkUnit> units(long v, List<Part> parts, long ts, boolean snapshot, FetchSpec spec) {
+    List<Part> sorted = new ArrayList<>(parts);
     sorted.sort(FILE_ORDER);
+    StructType schema = schemas.schemaAt(v);
     List<WorkUnit> out = new ArrayList<>();
-    for (FileAction f : sorted) {
-      RowSource s = source != null ? source
-          : f.kind() == FileAction.Kind.REMOVE ? RowSource.REMOVED : RowSource.ADDED;
-      out.add(new WorkUnit(startMetadata.id(), v, out.size(), f, ts, s, newImagesOnly, false, spec, schema));
+    for (Part p : sorted) {
+      out.add(new WorkUnit(table.toString(), startMetadata.id(), v, out.size(), p.file, p.previous, ts, p.source,
+          p.newImagesOnly, snapshot, spec, schema));
     }
     return out;
   }
@@ -552,51 +499,9 @@ public final class SharingStreamPlanner implements StreamPlanner {
     }
   }
 
-  // ------------------------------------------------------------------ metadata checks
+  // ------------------------------------------------------------------ URLs
 
-  /** Fails on a recreated table or an incompatible schema change; widens the schema for additive ones. */
-  private void checkMetadata(TableMetadata m, Long version) {
-    String at = version == null ? "" : " at version " + version;
-    if (!m.id().equals(startMetadata.id())) {
-      throw new TableRecreatedException("The table " + table + " was recreated: its id is " + m.id() + at
-          + " but the stream started on id " + startMetadata.id() + ". Rows of the new table must not be mixed with "
-          + "the old one's positions: delete the checkpoint/offsets and start the stream again.");
-    }
-    StructType data = m.schema();
-    StructType current = schema;
-    List<StructField> added = new ArrayList<>();
-    for (StructField f : data.fields()) {
-      if (current.fields().stream().noneMatch(c -> c.name().toLowerCase(Locale.ROOT)
-          .equals(f.name().toLowerCase(Locale.ROOT)))) {
-        added.add(new StructField(f.name(), f.type(), true, f.metadata()));
-      }
-    }
-    StructType widened = added.isEmpty() ? current : current.add(added.toArray(new StructField[0]));
-    String problem = SchemaCompatibility.incompatibility(data, widened);
-    if (problem == null) {
-      for (StructField f : current.fields()) {
-        if (!f.nullable() && data.indexOf(f.name()) < 0) {
-          problem = "non-nullable column '" + f.name() + "' was dropped";
-        }
-      }
-    }
-    if (problem != null) {
-      throw new IncompatibleSchemaChangeException("The schema of " + table + " changed incompatibly" + at + ": "
-          + problem + ". The stream cannot read it with its schema. Restart the stream to read with the new schema; "
-          + "if that fails again, start from a new checkpoint/offsets (choosing startingVersion).");
-    }
-    if (!added.isEmpty()) {
-      synchronized (this) {
-        if (schema == current) {
-          schema = widened;
-          LOG.info("Additive schema change of {}{}: new columns {}", table, at, added);
-        }
-      }
-    }
-  }
-
-  // ------------------------------------------------------------------ URL refresh
-
+  /** Units whose URLs expire within the refresh margin, refreshed; cached windows then hand out the fresh ones. */
   private List<WorkUnit> refreshExpiring(List<WorkUnit> units) {
     long threshold = clock.millis() + settings.urlRefreshMargin().toMillis();
     Map<FetchSpec, Map<String, FileAction>> fresh = new HashMap<>();
@@ -608,18 +513,15 @@ public final class SharingStreamPlanner implements StreamPlanner {
         out.add(u);
         continue;
       }
-      FileAction f = fresh.computeIfAbsent(u.fetch(), lister::fresh).get(FileLister.key(u.file()));
-      if (f == null) {
-        throw Errors.protocol("refreshing URLs of " + u.fetch() + " of " + table, "file " + u.file().id()
-            + " is no longer listed");
-      }
-      WorkUnit r = u.withFile(f);
+      Map<String, FileAction> listed = fresh.computeIfAbsent(u.fetch(), lister::fresh);
+      WorkUnit r = u.withFiles(relisted(listed, u.file(), u), u.previous() == null ? null
+          : relisted(listed, u.previous(), u));
       refreshed.put(unitKey(r), r);
       out.add(r);
     }
     if (!refreshed.isEmpty()) {
       LOG.debug("Refreshed pre-signed URLs of {} before they expire", fresh.keySet());
-      synchronized (windows) { // cached windows hand out the fresh URLs from now on
+      synchronized (windows) {
         for (Window w : windows.values()) {
           w.byVersion.replaceAll((v, list) -> {
             List<WorkUnit> copy = new ArrayList<>(list);
@@ -632,42 +534,22 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return out;
   }
 
+  private FileAction relisted(Map<String, FileAction> listed, FileAction f, WorkUnit u) {
+    FileAction r = listed.get(FileLister.key(f));
+    if (r == null) {
+      throw Errors.protocol("refreshing URLs of " + u.fetch() + " of " + table, "file " + f.id()
+          + " is no longer listed");
+    }
+    return r;
+  }
+
   private static String unitKey(WorkUnit u) {
     return u.fetch() + "/" + FileLister.key(u.file());
   }
 
   @Override
-  public SignedUrl signedUrl(WorkUnit unit) {
-    return new UnitUrl(lister, unit);
-  }
-
-  /** A unit's URL that re-lists its fetch spec when storage refuses it. */
-  public static final class UnitUrl implements SignedUrl {
-    private final FileLister lister;
-    private final WorkUnit unit;
-    private volatile String current;
-
-    public UnitUrl(FileLister lister, WorkUnit unit) {
-      this.lister = lister;
-      this.unit = unit;
-      this.current = unit.file().url();
-    }
-
-    @Override
-    public String current() {
-      return current;
-    }
-
-    @Override
-    public String refresh() {
-      FileAction f = lister.fresh(unit.fetch()).get(FileLister.key(unit.file()));
-      if (f == null) {
-        throw Errors.protocol("refreshing the URL of file " + unit.file().id(), "the file is no longer listed by "
-            + unit.fetch());
-      }
-      current = f.url();
-      return current;
-    }
+  public UnitUrls urls(WorkUnit unit) {
+    return new UnitUrls(lister, unit);
   }
 
   @Override

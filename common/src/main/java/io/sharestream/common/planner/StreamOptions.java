@@ -1,5 +1,6 @@
 package io.sharestream.common.planner;
 
+import io.sharestream.common.client.ResponseFormat;
 import io.sharestream.common.errors.InvalidSettingException;
 import io.sharestream.common.parquet.ReadSettings;
 import io.sharestream.common.parquet.RebaseMode;
@@ -60,6 +61,11 @@ public final class StreamOptions {
   /** As {@link #DATETIME_REBASE_MODE}, for INT96 timestamps (Spark 3.1 treats them separately). */
   public static final String INT96_REBASE_MODE = "int96RebaseMode";
 
+  /** The answer format asked of the server: {@code auto} (default: both, so plain tables come as parquet and tables
+   *  with deletion vectors or column mapping as delta), {@code parquet} or {@code delta} (only that one). */
+  public static final String RESPONSE_FORMAT = "responseFormat";
+  public static final String RESPONSE_FORMAT_DEFAULT = "auto";
+
   /** Builds settings from options (names above; unknown names are left to the engine). */
   public static StreamSettings parse(Map<String, String> options) {
     String sv = get(options, STARTING_VERSION);
@@ -106,7 +112,8 @@ public final class StreamOptions {
     }
     ReadSettings read = new ReadSettings(zone, rebaseMode(options, DATETIME_REBASE_MODE),
         rebaseMode(options, INT96_REBASE_MODE), null);
-    return new StreamSettings(start, skip, cdf, versions, files, Duration.ofSeconds(margin), read);
+    ResponseFormat format = ResponseFormat.parse(RESPONSE_FORMAT, get(options, RESPONSE_FORMAT));
+    return new StreamSettings(start, skip, cdf, versions, files, Duration.ofSeconds(margin), read, format, false);
   }
 
   private static String get(Map<String, String> options, String name) {

@@ -1,6 +1,5 @@
 package io.sharestream.common.planner;
 
-import io.sharestream.common.client.SignedUrl;
 import io.sharestream.common.model.TableMetadata;
 import java.util.List;
 
@@ -29,8 +28,11 @@ public interface StreamPlanner extends AutoCloseable {
   /** The table's latest version, asked of the server at most once per poll interval. */
   long latestVersion();
 
-  /** A URL for a unit's file that refreshes itself (same request again, matched by id) when storage refuses it. */
-  SignedUrl signedUrl(WorkUnit unit);
+  /**
+   * The URLs of a unit's files (data and deletion vectors), refreshed together (same request again, matched by id)
+   * when storage refuses one.
+   */
+  UnitUrls urls(WorkUnit unit);
 
   @Override
   void close();

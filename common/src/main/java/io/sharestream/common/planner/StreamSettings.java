@@ -1,5 +1,6 @@
 package io.sharestream.common.planner;
 
+import io.sharestream.common.client.ResponseFormat;
 import io.sharestream.common.parquet.ReadSettings;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,9 +17,12 @@ public final class StreamSettings {
   private final Integer filesPerRequest;
   private final Duration urlRefreshMargin;
   private final ReadSettings read;
+  private final ResponseFormat responseFormat;
+  private final boolean evolveOnRenameOrDrop;
 
   public StreamSettings(StartingPoint startingPoint, boolean skipChangeCommits, boolean readChangeFeed,
-      int versionsPerRequest, Integer filesPerRequest, Duration urlRefreshMargin, ReadSettings read) {
+      int versionsPerRequest, Integer filesPerRequest, Duration urlRefreshMargin, ReadSettings read,
+      ResponseFormat responseFormat, boolean evolveOnRenameOrDrop) {
     this.startingPoint = Objects.requireNonNull(startingPoint);
     this.skipChangeCommits = skipChangeCommits;
     this.readChangeFeed = readChangeFeed;
@@ -26,6 +30,8 @@ public final class StreamSettings {
     this.filesPerRequest = filesPerRequest;
     this.urlRefreshMargin = Objects.requireNonNull(urlRefreshMargin);
     this.read = Objects.requireNonNull(read);
+    this.responseFormat = Objects.requireNonNull(responseFormat);
+    this.evolveOnRenameOrDrop = evolveOnRenameOrDrop;
   }
 
   /** The defaults of {@link StreamOptions}. */
@@ -64,15 +70,41 @@ public final class StreamSettings {
     return read;
   }
 
+  /** The answer formats to ask the server for (the engine sets its client's to it). */
+  public ResponseFormat responseFormat() {
+    return responseFormat;
+  }
+
+  /**
+   * What a RENAME or DROP of a column-mapped table committed after the start does: false (Spark) stops the stream
+   * at its version; true (Kafka) reads the versions from it with the new schema.
+   */
+  public boolean evolveOnRenameOrDrop() {
+    return evolveOnRenameOrDrop;
+  }
+
   public StreamSettings withUrlRefreshMargin(Duration margin) {
     return new StreamSettings(startingPoint, skipChangeCommits, readChangeFeed, versionsPerRequest, filesPerRequest,
-        margin, read);
+        margin, read, responseFormat, evolveOnRenameOrDrop);
+  }
+
+  /** These settings with readChangeFeed semantics from {@code start} (batch change reads). */
+  public StreamSettings forChanges(StartingPoint start) {
+    return new StreamSettings(start, false, true, versionsPerRequest, filesPerRequest, urlRefreshMargin, read,
+        responseFormat, evolveOnRenameOrDrop);
+  }
+
+  /** These settings for an engine that evolves its schema on renames and drops (see above). */
+  public StreamSettings evolvingOnRenameOrDrop() {
+    return new StreamSettings(startingPoint, skipChangeCommits, readChangeFeed, versionsPerRequest, filesPerRequest,
+        urlRefreshMargin, read, responseFormat, true);
   }
 
   @Override
   public String toString() {
     return "StreamSettings{start=" + startingPoint + ", skipChangeCommits=" + skipChangeCommits + ", readChangeFeed="
         + readChangeFeed + ", versionsPerRequest=" + versionsPerRequest + ", filesPerRequest=" + filesPerRequest
-        + ", urlRefreshMargin=" + urlRefreshMargin + ", read=" + read + "}";
+        + ", urlRefreshMargin=" + urlRefreshMargin + ", read=" + read + ", responseFormat=" + responseFormat
+        + (evolveOnRenameOrDrop ? ", evolveOnRenameOrDrop" : "") + "}";
   }
 }

@@ -6,44 +6,67 @@ import java.util.Objects;
 
 /**
  * One file to read, in stream order: its place ({@code version}, {@code index}), its commit, how its rows are
- * labelled, and the request that listed it (for URL refreshes).
+ * labelled, and the request that listed it (for URL refreshes). A file re-added by a commit with a changed deletion
+ * vector carries the {@link #previous()} remove of it too: its rows are those whose deletion mark changed.
  */
 public final class WorkUnit implements java.io.Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
   /** Where the rows' change type comes from. */
   public enum RowSource {
-    /** Rows of a file a commit added (or of the snapshot): {@code insert}. */
+    /** Rows of a file a commit added (or of the snapshot), minus its deletion vector: {@code insert}. */
     ADDED,
-    /** Rows of a file a commit removed: {@code delete}. */
+    /** Rows of a file a commit removed, minus the deletion vector it had: {@code delete}. */
     REMOVED,
     /** A change data file: each row's own {@code _change_type}. */
-    CHANGE_DATA
+    CHANGE_DATA,
+    /**
+     * A file re-added with another deletion vector: rows its new vector marks and the removed one did not are
+     * {@code delete}; rows the removed one marked and the new one does not are {@code insert}; others are skipped.
+     */
+    DELETION_VECTOR_CHANGE
   }
 
+  private final String table;
+  private final String tableId;
   private final long version;
   private final long index;
   private final FileAction file;
+  private final FileAction previous;
   private final long commitTimestamp;
   private final RowSource source;
   private final boolean newImagesOnly;
   private final boolean isStartingVersion;
   private final FetchSpec fetch;
   private final StructType schema;
-  private final String tableId;
 
-  public WorkUnit(String tableId, long version, long index, FileAction file, long commitTimestamp, RowSource source,
-      boolean newImagesOnly, boolean isStartingVersion, FetchSpec fetch, StructType schema) {
+  /**
+   * {@code table} names the table in messages; {@code previous} is the remove of {@code file}'s data file for
+   * {@link RowSource#DELETION_VECTOR_CHANGE} (else null).
+   */
+  public WorkUnit(String table, String tableId, long version, long index, FileAction file, FileAction previous,
+      long commitTimestamp, RowSource source, boolean newImagesOnly, boolean isStartingVersion, FetchSpec fetch,
+      StructType schema) {
+    this.table = Objects.requireNonNull(table);
     this.tableId = Objects.requireNonNull(tableId);
     this.version = version;
     this.index = index;
     this.file = Objects.requireNonNull(file);
+    this.previous = previous;
     this.commitTimestamp = commitTimestamp;
     this.source = Objects.requireNonNull(source);
     this.newImagesOnly = newImagesOnly;
     this.isStartingVersion = isStartingVersion;
     this.fetch = Objects.requireNonNull(fetch);
     this.schema = Objects.requireNonNull(schema);
+    if ((source == RowSource.DELETION_VECTOR_CHANGE) != (previous != null)) {
+      throw new IllegalArgumentException("a deletion vector change unit (and only it) has the previous file");
+    }
+  }
+
+  /** The table's name ({@code share.schema.table}), for messages. */
+  public String table() {
+    return table;
   }
 
   /** The id of the table the unit belongs to (its metadata id). */
@@ -64,6 +87,11 @@ public final class WorkUnit implements java.io.Serializable {
     return file;
   }
 
+  /** The remove of the re-added file, with the deletion vector it had ({@link RowSource#DELETION_VECTOR_CHANGE}). */
+  public FileAction previous() {
+    return previous;
+  }
+
   /** Commit timestamp of {@link #version()} in epoch millis. */
   public long commitTimestamp() {
     return commitTimestamp;
@@ -73,7 +101,10 @@ public final class WorkUnit implements java.io.Serializable {
     return source;
   }
 
-  /** For change data files outside readChangeFeed: only {@code insert} and {@code update_postimage} rows flow. */
+  /**
+   * Only new row images flow: {@code insert} and {@code update_postimage} rows of change data, and rows a re-add
+   * brought back (default mode).
+   */
   public boolean newImagesOnly() {
     return newImagesOnly;
   }
@@ -86,9 +117,14 @@ public final class WorkUnit implements java.io.Serializable {
     return fetch;
   }
 
-  /** The table schema its rows are read with (the stream's schema, widened by additive changes seen so far). */
+  /** The table schema its rows are read with (the stream's schema at the unit's version). */
   public StructType schema() {
     return schema;
+  }
+
+  /** Whether reading the unit needs a deletion vector (its file's, or the previous one's). */
+  public boolean hasDeletionVectors() {
+    return file.deletionVector() != null || (previous != null && previous.deletionVector() != null);
   }
 
   /** The position once the whole file is consumed. */
@@ -110,10 +146,15 @@ public final class WorkUnit implements java.io.Serializable {
     }
   }
 
-  /** The same unit with a refreshed file URL. */
-  public WorkUnit withFile(FileAction refreshed) {
-    return new WorkUnit(tableId, version, index, refreshed, commitTimestamp, source, newImagesOnly,
-        isStartingVersion, fetch, schema);
+  /** The same unit with refreshed file URLs. */
+  public WorkUnit withFiles(FileAction refreshed, FileAction refreshedPrevious) {
+    return new WorkUnit(table, tableId, version, index, refreshed, refreshedPrevious, commitTimestamp, source,
+        newImagesOnly, isStartingVersion, fetch, schema);
+  }
+
+  /** Names the unit's file in messages: table, version and file id. */
+  public String describe() {
+    return "file " + file.id() + " of version " + version + " of " + table;
   }
 
   @Override

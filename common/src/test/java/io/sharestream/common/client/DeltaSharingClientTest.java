@@ -7,8 +7,10 @@ import io.sharestream.common.errors.ChangeDataNotRecordedException;
 import io.sharestream.common.errors.DeltaFormatRequiredException;
 import io.sharestream.common.errors.HistoryNotSharedException;
 import io.sharestream.common.errors.InvalidRequestException;
+import io.sharestream.common.errors.ProtocolViolationException;
 import io.sharestream.common.errors.TableNotFoundException;
 import io.sharestream.common.errors.UnauthorizedException;
+import io.sharestream.common.errors.UnsupportedTableFeatureException;
 import io.sharestream.common.errors.VersionNotAvailableException;
 import io.sharestream.common.model.FileAction;
 import io.sharestream.common.model.ListedItem;
@@ -147,8 +149,8 @@ class DeltaSharingClientTest {
       });
       assertThat(l.minUrlExpirationTimestamp()).isGreaterThan(System.currentTimeMillis());
     }
-    assertThat(server.requests().entries(Endpoint.QUERY).get(0).capabilities)
-        .contains("responseformat=parquet").contains("includeendstreamaction=true");
+    assertThat(server.requests().entries(Endpoint.QUERY).get(0).capabilities).isEqualTo("responseformat=delta,"
+        + "parquet;readerfeatures=columnmapping,deletionvectors,timestampntz;includeendstreamaction=true");
   }
 
   @Test
@@ -201,15 +203,35 @@ class DeltaSharingClientTest {
   }
 
   @Test
-  void tablesNeedingDeltaFormatAreReported() {
+  void tablesNeedingDeltaFormatAreRefusedWhenOnlyParquetIsAskedFor() {
     DeltaTableWriter dv = DeltaTableWriter.create(tmp.resolve("dv"), SCHEMA)
         .protocol(3, 7, List.of("deletionVectors"), List.of("deletionVectors")).commit();
     server.tables().add("s", "sc", "dv", dv.dir(), true);
-    assertThatThrownBy(() -> client.query(new TableRef("s", "sc", "dv"), QueryRequest.latest()))
-        .isInstanceOf(DeltaFormatRequiredException.class).hasMessageContaining("'delta' response format");
+    DeltaSharingClient parquetOnly = new DeltaSharingClient(client.profile(),
+        Kit.settings(sleeper).withResponseFormat(ResponseFormat.PARQUET));
+    assertThatThrownBy(() -> parquetOnly.query(new TableRef("s", "sc", "dv"), QueryRequest.latest()))
+        .isInstanceOf(DeltaFormatRequiredException.class).hasMessageContaining("'delta' response format")
+        .hasMessageContaining("set responseFormat=auto");
+    assertThat(server.requests().entries(Endpoint.QUERY).get(0).capabilities)
+        .isEqualTo("responseformat=parquet;includeendstreamaction=true");
     server.faults().respondInDeltaFormat(Endpoint.QUERY, 1);
-    assertThatThrownBy(() -> client.query(T, QueryRequest.latest()))
-        .isInstanceOf(DeltaFormatRequiredException.class).hasMessageContaining("responseformat=delta");
+    assertThatThrownBy(() -> parquetOnly.query(T, QueryRequest.latest()))
+        .isInstanceOf(ProtocolViolationException.class)
+        .hasMessageContaining("answered in the 'delta' response format, but only 'parquet' was asked for");
+  }
+
+  @Test
+  void aReaderFeatureThisProductDoesNotReadFailsNamingItAndTheTable() {
+    DeltaTableWriter variant = DeltaTableWriter.create(tmp.resolve("variant"), SCHEMA)
+        .protocol(3, 7, List.of("deletionVectors", "variantType"), List.of("deletionVectors", "variantType"))
+        .commit();
+    server.tables().add("s", "sc", "variant", variant.dir(), true);
+    TableRef t = new TableRef("s", "sc", "variant");
+    assertThatThrownBy(() -> client.metadata(t, null, null)).isInstanceOf(UnsupportedTableFeatureException.class)
+        .hasMessageContaining("reader feature variantType").hasMessageContaining("s.sc.variant")
+        .hasMessageNotContaining("deletionVectors");
+    assertThatThrownBy(() -> client.query(t, QueryRequest.latest()))
+        .isInstanceOf(UnsupportedTableFeatureException.class).hasMessageContaining("variantType");
   }
 
   @Test

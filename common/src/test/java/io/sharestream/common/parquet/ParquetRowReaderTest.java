@@ -7,6 +7,7 @@ import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.client.FileListing;
 import io.sharestream.common.client.HttpInputFile;
+import io.sharestream.common.deletionvectors.RowSelection;
 import io.sharestream.common.client.QueryRequest;
 import io.sharestream.common.client.RetrySettings;
 import io.sharestream.common.client.SignedUrl;
@@ -302,7 +303,7 @@ class ParquetRowReaderTest {
     HttpInputFile in = new HttpInputFile(client, SignedUrl.fixed(f.url()), f.size(), f.id());
     List<Row> out = new ArrayList<>();
     try (ParquetRowReader r = ParquetRowReader.open(in, f.id(), schema, List.of(), f.partitionValues(),
-        ReadSettings.DEFAULT, startRow, 0)) {
+        ReadSettings.DEFAULT, startRow, RowSelection.ALL, 0)) {
       r.forEachRemaining(out::add);
     }
     return out;
@@ -406,7 +407,7 @@ class ParquetRowReaderTest {
         new org.apache.hadoop.conf.Configuration(false));
     List<Row> rows = new ArrayList<>();
     try (ParquetRowReader r = ParquetRowReader.open(in, "v2.parquet", schema, List.of(), Map.of(),
-        ReadSettings.DEFAULT, 0, 0)) {
+        ReadSettings.DEFAULT, 0, RowSelection.ALL, 0)) {
       r.forEachRemaining(rows::add);
     }
     assertThat(rows).hasSize(5000);

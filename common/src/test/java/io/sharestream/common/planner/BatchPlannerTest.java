@@ -3,6 +3,7 @@ package io.sharestream.common.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sharestream.common.parquet.ReadSettings;
+import io.sharestream.common.profile.TableRef;
 import io.sharestream.testkit.delta.ChangeMatrix;
 import io.sharestream.testkit.server.Endpoint;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ class BatchPlannerTest {
   private static List<String> rows(PlannerFixture f, BatchPlanner.Plan plan) {
     List<String> out = new ArrayList<>();
     for (WorkUnit u : plan.units()) {
-      try (UnitReader r = UnitReader.open(f.client, u, io.sharestream.common.client.SignedUrl.fixed(u.file().url()),
+      try (UnitReader r = UnitReader.open(f.client, u, new UnitUrls(new FileLister(f.client, new TableRef("s", "sc", "t"), null), u),
           plan.metadata().schema(), List.of(), ReadSettings.DEFAULT, 0)) {
         r.forEachRemaining(c -> out.add(c.row().get("id") + ":" + c.changeType() + "@" + u.version()
             + "/" + c.row().get("name")));

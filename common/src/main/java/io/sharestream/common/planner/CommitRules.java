@@ -1,0 +1,152 @@
+package io.sharestream.common.planner;
+
+import io.sharestream.common.model.FileAction;
+import io.sharestream.common.planner.WorkUnit.RowSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * SPEC §4 and §4b for one commit: which of its files are read, and how their rows are labelled. A commit that
+ * removes any file is a change commit. An add and a remove of the same file id in one commit are a re-add: the
+ * file's deletion vector changed (a DELETE, UPDATE or MERGE with deletion vectors), so its rows are not new; only
+ * the rows whose deletion mark changed are changes.
+ */
+final class CommitRules {
+  private CommitRules() {}
+
+  /** The data-change actions of one version. */
+  static final class Commit {
+    final long version;
+    final List<FileAction> adds = new ArrayList<>();
+    final List<FileAction> removes = new ArrayList<>();
+    final List<FileAction> changeData = new ArrayList<>();
+
+    Commit(long version, List<FileAction> actions) {
+      this.version = version;
+      for (FileAction f : actions) {
+        if (!f.dataChange()) {
+          continue; // a rewrite without data change (OPTIMIZE): a server should not send it for history
+        }
+        switch (f.kind()) {
+          case REMOVE:
+            removes.add(f);
+            break;
+          case CDF:
+            changeData.add(f);
+            break;
+          default:
+            adds.add(f);
+        }
+      }
+    }
+
+    /** Whether the commit removes or rewrites data (UPDATE, DELETE, MERGE, overwrite). */
+    boolean isChange() {
+      return !removes.isEmpty();
+    }
+
+    /** The removes by file id, for pairing with re-adds. */
+    Map<String, FileAction> removesById() {
+      Map<String, FileAction> out = new HashMap<>();
+      removes.forEach(r -> out.put(r.id(), r));
+      return out;
+    }
+  }
+
+  /** A unit to make of a file: its row source, the removed file of a re-add, new images only. */
+  static final class Part {
+    final FileAction file;
+    final FileAction previous;
+    final RowSource source;
+    final boolean newImagesOnly;
+
+    Part(FileAction file, FileAction previous, RowSource source, boolean newImagesOnly) {
+      this.file = file;
+      this.previous = previous;
+      this.source = source;
+      this.newImagesOnly = newImagesOnly;
+    }
+  }
+
+  /** An append commit's rows, or the rows of a snapshot: every live row of each added file, as inserts. */
+  static List<Part> added(List<FileAction> files) {
+    List<Part> out = new ArrayList<>();
+    files.forEach(f -> out.add(new Part(f, null, RowSource.ADDED, false)));
+    return out;
+  }
+
+  /** Change data files: every row (readChangeFeed), or only inserts and post-images (default mode). */
+  static List<Part> changeData(List<FileAction> files, boolean newImagesOnly) {
+    List<Part> out = new ArrayList<>();
+    files.forEach(f -> out.add(new Part(f, null, RowSource.CHANGE_DATA, newImagesOnly)));
+    return out;
+  }
+
+  /**
+   * Default mode, no change data recorded: the commit's new row images, the live rows of the files it added; a
+   * re-added file brings only rows its new deletion vector no longer marks (none after a DELETE or UPDATE).
+   */
+  static List<Part> newImages(Commit c) {
+    Map<String, FileAction> removed = c.removesById();
+    List<Part> out = new ArrayList<>();
+    for (FileAction add : c.adds) {
+      FileAction previous = removed.get(add.id());
+      if (previous == null) {
+        out.add(new Part(add, null, RowSource.ADDED, false));
+      } else if (previous.deletionVector() != null) {
+        out.add(new Part(add, previous, RowSource.DELETION_VECTOR_CHANGE, true));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * readChangeFeed, no change data recorded: every change derived from the files: a removed file's live rows as
+   * deletes, an added file's live rows as inserts, a re-added file's rows whose deletion mark changed.
+   */
+  static List<Part> derivedChanges(Commit c) {
+    Map<String, FileAction> removed = c.removesById();
+    Map<String, FileAction> readded = new HashMap<>();
+    List<Part> out = new ArrayList<>();
+    for (FileAction add : c.adds) {
+      FileAction previous = removed.get(add.id());
+      if (previous == null) {
+        out.add(new Part(add, null, RowSource.ADDED, false));
+      } else {
+        readded.put(add.id(), add);
+        out.add(new Part(add, previous, RowSource.DELETION_VECTOR_CHANGE, false));
+      }
+    }
+    for (FileAction r : c.removes) {
+      if (!readded.containsKey(r.id())) {
+        out.add(new Part(r, null, RowSource.REMOVED, false));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Rows the commit deleted, from file stats and deletion vector cardinalities: live rows of removed files, plus
+   * the rows newly marked in re-added files; -1 when a removed file has no stats.
+   */
+  static long deletedRows(Commit c) {
+    Map<String, FileAction> adds = new HashMap<>();
+    c.adds.forEach(a -> adds.put(a.id(), a));
+    long n = 0;
+    for (FileAction r : c.removes) {
+      FileAction readd = adds.get(r.id());
+      long rows = readd != null ? Math.max(0, cardinality(readd) - cardinality(r)) : r.liveRecords();
+      if (rows < 0) {
+        return -1;
+      }
+      n += rows;
+    }
+    return n;
+  }
+
+  private static long cardinality(FileAction f) {
+    return f.deletionVector() == null ? 0 : f.deletionVector().cardinality();
+  }
+}

@@ -1,0 +1,123 @@
+package io.sharestream.common.planner;
+
+import io.sharestream.common.client.DeltaSharingClient;
+import io.sharestream.common.errors.DeltaFormatRequiredException;
+import io.sharestream.common.errors.InvalidRequestException;
+import io.sharestream.common.errors.VersionNotAvailableException;
+import io.sharestream.common.model.FileAction;
+import io.sharestream.common.profile.TableRef;
+import java.time.Instant;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Resolves instants to versions: the first version committed at or after a start instant, the last one at or
+ * before an end instant, exact whatever the server's rounding, and the commit time of a version.
+ */
+final class StartingVersions {
+  private static final Logger LOG = LoggerFactory.getLogger(StartingVersions.class);
+
+  private final DeltaSharingClient client;
+  private final TableRef table;
+  private final FileLister lister;
+  private final LongSupplier latest;
+
+  /** {@code latest} asks the server for the table's latest version. */
+  StartingVersions(DeltaSharingClient client, TableRef table, FileLister lister, LongSupplier latest) {
+    this.client = client;
+    this.table = table;
+    this.lister = lister;
+    this.latest = latest;
+  }
+
+  /**
+   * The first version committed at or after {@code t}. The version endpoint is asked first; its answer is then
+   * checked against the commit timestamps on startingVersion lines, because the reference server answers one
+   * version too late when {@code t} is exactly a commit's time (and fails when that commit is the latest), and
+   * answers 0 before the first commit a cleaned-up log still holds.
+   */
+  long firstVersionAtOrAfter(Instant t) {
+    long last = latest.getAsLong();
+    long answer;
+    try {
+      answer = client.tableVersionAt(table, t);
+    } catch (InvalidRequestException | VersionNotAvailableException afterOrAtLatest) {
+      Long ts = commitTimestamp(last);
+      if (ts != null && ts >= t.toEpochMilli()) {
+        return last;
+      }
+      // no commit at or after the instant yet: like a start version beyond the latest, wait for the next one
+      LOG.info("No version of {} was committed at or after {} yet; the stream starts with the next commit", table, t);
+      return last + 1;
+    }
+    if (answer > 0) {
+      Long before = commitTimestamp(answer - 1);
+      if (before != null && before >= t.toEpochMilli()) {
+        LOG.debug("The server resolved {} to version {} of {}, but {} was committed at {}: starting there", t, answer,
+            table, answer - 1, Instant.ofEpochMilli(before));
+        return answer - 1;
+      }
+    }
+    return Math.max(answer, earliestServedVersion(answer, last));
+  }
+
+  /** The last version committed at or before {@code t} (an end instant); -1 when none is. */
+  long lastVersionAtOrBefore(Instant t) {
+    long first = firstVersionAtOrAfter(t);
+    if (first <= latest.getAsLong()) {
+      Long ts = commitTimestamp(first);
+      if (ts != null && ts == t.toEpochMilli()) {
+        return first;
+      }
+    }
+    return first - 1;
+  }
+
+  /**
+   * The commit timestamp of {@code version} as reported on its startingVersion lines; null when it has no data
+   * change lines (OPTIMIZE, metadata-only), is no longer served, or the server answers no history in the delta
+   * format.
+   */
+  Long commitTimestamp(long version) {
+    Long[] ts = {null};
+    try {
+      lister.list(FetchSpec.query(version, version), m -> { }, a -> {
+        if (ts[0] == null && a instanceof FileAction) {
+          ts[0] = ((FileAction) a).timestamp();
+        }
+      });
+    } catch (InvalidRequestException | VersionNotAvailableException | DeltaFormatRequiredException notServed) {
+      return null;
+    }
+    return ts[0];
+  }
+
+  /** The earliest version in [{@code from}, {@code latest}] the server still serves (a cleaned-up log starts late). */
+  private long earliestServedVersion(long from, long last) {
+    long lo = from;
+    long hi = last;
+    while (lo < hi) {
+      long mid = lo + (hi - lo) / 2;
+      if (served(mid)) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    if (lo > from) {
+      LOG.info("Versions of {} before {} are no longer served (its log was cleaned up): the stream starts at {}",
+          table, lo, lo);
+    }
+    return lo;
+  }
+
+  private boolean served(long version) {
+    try {
+      client.metadata(table, version, null);
+      return true;
+    } catch (InvalidRequestException | VersionNotAvailableException e) {
+      return false;
+    }
+  }
+}
