@@ -87,6 +87,11 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
       + "update_preimage, update_postimage, delete), from the table's change data feed where it was recorded and "
       + "derived from added and removed files where not.";
 
+  public static final String RESPONSE_FORMAT = StreamOptions.RESPONSE_FORMAT;
+  private static final String RESPONSE_FORMAT_DOC = "The answer format asked of the server: auto (both: plain "
+      + "tables come as parquet, tables with deletion vectors or column mapping as delta), parquet or delta (only "
+      + "that one).";
+
   public static final String DATETIME_REBASE_MODE = StreamOptions.DATETIME_REBASE_MODE;
   private static final String DATETIME_REBASE_MODE_DOC = "Dates before 1582-10-15 and INT64 timestamps before 1900 "
       + "in files that do not say which calendar wrote them: EXCEPTION (fail, as Spark 3.1), LEGACY (rebase from the "
@@ -202,6 +207,9 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
         Width.SHORT, "Skip change commits");
     d.define(READ_CHANGE_FEED, Type.BOOLEAN, false, Importance.MEDIUM, READ_CHANGE_FEED_DOC, GROUP_TABLES, ++o,
         Width.SHORT, "Read change feed");
+    d.define(RESPONSE_FORMAT, Type.STRING, StreamOptions.RESPONSE_FORMAT_DEFAULT, new StreamOptionValidator(),
+        Importance.LOW, RESPONSE_FORMAT_DOC, GROUP_TABLES, ++o, Width.SHORT, "Response format",
+        new FixedRecommender("auto", "parquet", "delta"));
     d.define(DATETIME_REBASE_MODE, Type.STRING, "EXCEPTION", new StreamOptionValidator(), Importance.LOW,
         DATETIME_REBASE_MODE_DOC, GROUP_TABLES, ++o, Width.SHORT, "Datetime rebase mode",
         new FixedRecommender("EXCEPTION", "LEGACY", "CORRECTED"));
@@ -287,7 +295,7 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   public StreamSettings streamSettings() {
     Map<String, String> options = new HashMap<>();
     for (String name : List.of(STARTING_VERSION, STARTING_TIMESTAMP, SKIP_CHANGE_COMMITS, READ_CHANGE_FEED,
-        DATETIME_REBASE_MODE, INT96_REBASE_MODE, PARTITION_TIME_ZONE)) {
+        RESPONSE_FORMAT, DATETIME_REBASE_MODE, INT96_REBASE_MODE, PARTITION_TIME_ZONE)) {
       Object v = get(name);
       if (v != null) {
         options.put(name, v.toString());
@@ -297,7 +305,8 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
     if (getInt(FILES_PER_REQUEST) > 0) {
       options.put(StreamOptions.MAX_FILES_PER_RPC, Integer.toString(getInt(FILES_PER_REQUEST)));
     }
-    return StreamOptions.parse(options);
+    // a record's value schema can change with the table's: a RENAME or DROP gives a new value schema version
+    return StreamOptions.parse(options).evolvingOnRenameOrDrop();
   }
 
   public ClientSettings clientSettings(Sleeper sleeper) {
@@ -308,7 +317,8 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
     return ClientSettings.DEFAULT.withRetry(retry).withSleeper(sleeper)
         .withTimeouts(Duration.ofMillis(getLong(HTTP_CONNECT_TIMEOUT_MS)),
             Duration.ofMillis(getLong(HTTP_REQUEST_TIMEOUT_MS)), Duration.ofMillis(getLong(HTTP_READ_TIMEOUT_MS)))
-        .withUserAgent("sharestream-kafka-connect/" + Version.get());
+        .withUserAgent("sharestream-kafka-connect/" + Version.get())
+        .withResponseFormat(streamSettings().responseFormat());
   }
 
   /** The topic of {@code table}'s records: the template rendered, illegal characters replaced. */

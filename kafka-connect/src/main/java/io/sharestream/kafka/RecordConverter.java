@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,9 @@ final class RecordConverter {
   private final TimePrecisionMode mode;
   private final Map<String, ?> partition;
   private final Map<StructType, Schemas> bySchema = new IdentityHashMap<>();
+  /** Value schema versions by schema content: the column count, or one more than the last for a rename or drop. */
+  private final Map<StructType, Integer> versions = new HashMap<>();
+  private int lastVersion;
   /** The last commit timestamp formatted for the header, and its epoch millis: every row of a commit shares it. */
   private String commitTime;
   private long commitTimeMillis = Long.MIN_VALUE;
@@ -70,10 +74,12 @@ final class RecordConverter {
   private Schemas schemas(StructType schema) {
     Schemas s = bySchema.get(schema);
     if (s == null) {
-      // the version grows with every additive change (columns are only ever added), stable across restarts
+      // the version grows with every additive change (the column count, stable across restarts) and with every
+      // rename or drop of a column-mapped table (one more than the schema before)
+      int version = versions.computeIfAbsent(schema, x -> Math.max(x.size(), lastVersion + 1));
+      lastVersion = Math.max(lastVersion, version);
       ConnectSchemas.Conversion value = ConnectSchemas.struct(schema,
-          ConnectSchemas.recordName(table.share(), table.schema(), table.table(), "Value"), schema.size(), false,
-          mode);
+          ConnectSchemas.recordName(table.share(), table.schema(), table.table(), "Value"), version, false, mode);
       ConnectSchemas.Conversion key = null;
       if (!keyColumns.isEmpty()) {
         key = ConnectSchemas.struct(schema, keyColumns(schema),

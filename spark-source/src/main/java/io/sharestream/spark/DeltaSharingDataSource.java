@@ -70,7 +70,7 @@ public final class DeltaSharingDataSource implements TableProvider, DataSourceRe
   private synchronized SharingTable table(Map<String, String> options) {
     if (resolved == null || !options.equals(resolvedFor)) {
       DeltaSharingOptions o = DeltaSharingOptions.parse(options, DeltaSharingDataSource::readProfile);
-      ClientSpec client = new ClientSpec(o.profile());
+      ClientSpec client = new ClientSpec(o.profile(), o.stream().responseFormat());
       DeltaSharingClient c = client.client();
       TableMetadata metadata = c.metadata(o.table(), o.versionAsOf(), o.timestampAsOf()).metadata();
       resolved = new SharingTable(o, client, metadata);

@@ -117,10 +117,7 @@ public final class DeltaSharingOptions implements Serializable {
       this.table = TableRef.parse(path, "The path");
     }
     this.streamOptions = new HashMap<>();
-    for (String k : List.of(StreamOptions.STARTING_VERSION, StreamOptions.STARTING_TIMESTAMP,
-        StreamOptions.SKIP_CHANGE_COMMITS, StreamOptions.READ_CHANGE_FEED, StreamOptions.READ_CHANGE_DATA,
-        StreamOptions.MAX_VERSIONS_PER_RPC, StreamOptions.MAX_FILES_PER_RPC, StreamOptions.URL_REFRESH_MARGIN_SECONDS,
-        StreamOptions.PARTITION_TIME_ZONE, StreamOptions.DATETIME_REBASE_MODE, StreamOptions.INT96_REBASE_MODE)) {
+    for (String k : StreamOptions.NAMES) {
       String v = get(options, k);
       if (v != null) {
         streamOptions.put(k, v);
@@ -154,25 +151,21 @@ public final class DeltaSharingOptions implements Serializable {
 
   private static Set<String> known() {
     Set<String> k = new TreeSet<>();
-    for (String n : List.of(PATH, MAX_FILES_PER_TRIGGER, MAX_BYTES_PER_TRIGGER, VERSION_AS_OF, TIMESTAMP_AS_OF,
-        ENDING_VERSION, ENDING_TIMESTAMP, StreamOptions.STARTING_VERSION, StreamOptions.STARTING_TIMESTAMP,
-        StreamOptions.SKIP_CHANGE_COMMITS, StreamOptions.READ_CHANGE_FEED, StreamOptions.READ_CHANGE_DATA,
-        StreamOptions.MAX_VERSIONS_PER_RPC, StreamOptions.MAX_FILES_PER_RPC, StreamOptions.URL_REFRESH_MARGIN_SECONDS,
-        StreamOptions.PARTITION_TIME_ZONE, StreamOptions.DATETIME_REBASE_MODE, StreamOptions.INT96_REBASE_MODE)) {
-      k.add(n.toLowerCase(Locale.ROOT));
-    }
-    PROFILE_OPTIONS.forEach(n -> k.add(n.toLowerCase(Locale.ROOT)));
+    k.add(PATH.toLowerCase(Locale.ROOT));
+    knownNameList().forEach(n -> k.add(n.toLowerCase(Locale.ROOT)));
     return k;
   }
 
-  private static String knownNames() {
+  private static List<String> knownNameList() {
     List<String> names = new ArrayList<>(List.of(MAX_FILES_PER_TRIGGER, MAX_BYTES_PER_TRIGGER, VERSION_AS_OF,
-        TIMESTAMP_AS_OF, ENDING_VERSION, ENDING_TIMESTAMP, StreamOptions.STARTING_VERSION,
-        StreamOptions.STARTING_TIMESTAMP, StreamOptions.SKIP_CHANGE_COMMITS, StreamOptions.READ_CHANGE_FEED,
-        StreamOptions.MAX_VERSIONS_PER_RPC, StreamOptions.MAX_FILES_PER_RPC, StreamOptions.URL_REFRESH_MARGIN_SECONDS,
-        StreamOptions.PARTITION_TIME_ZONE, StreamOptions.DATETIME_REBASE_MODE, StreamOptions.INT96_REBASE_MODE));
+        TIMESTAMP_AS_OF, ENDING_VERSION, ENDING_TIMESTAMP));
+    names.addAll(StreamOptions.NAMES);
     names.addAll(PROFILE_OPTIONS);
-    return names.toString();
+    return names;
+  }
+
+  private static String knownNames() {
+    return knownNameList().toString();
   }
 
   private static String get(Map<String, String> options, String name) {

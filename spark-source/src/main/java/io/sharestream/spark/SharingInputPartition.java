@@ -42,7 +42,8 @@ final class SharingInputPartition implements InputPartition {
    * micro-batch (it is one batch), and every bin keeps its units' stream order.
    */
   static List<SharingInputPartition> pack(List<WorkUnit> units, long maxPartitionBytes, int parallelism) {
-    boolean rowsOnly = units.stream().anyMatch(WorkUnit::newImagesOnly);
+    boolean rowsOnly = units.stream()
+        .anyMatch(u -> u.newImagesOnly() && u.source() == WorkUnit.RowSource.CHANGE_DATA);
     long total = 0;
     for (WorkUnit u : units) {
       total += u.file().size() + OPEN_COST;

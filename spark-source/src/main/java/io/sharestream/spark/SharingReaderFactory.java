@@ -2,14 +2,16 @@ package io.sharestream.spark;
 
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.client.HttpInputFile;
+import io.sharestream.common.deletionvectors.RowSelection;
 import io.sharestream.common.parquet.ReadSettings;
 import io.sharestream.common.planner.ChangeTypes;
 import io.sharestream.common.planner.FileLister;
-import io.sharestream.common.planner.SharingStreamPlanner;
 import io.sharestream.common.planner.UnitReader;
+import io.sharestream.common.planner.UnitRows;
 import io.sharestream.common.planner.UnitUrls;
 import io.sharestream.common.planner.WorkUnit;
 import io.sharestream.common.profile.TableRef;
+import io.sharestream.common.types.ColumnMapping;
 import io.sharestream.common.types.PartitionValues;
 import io.sharestream.common.types.StructType;
 import java.io.IOException;
@@ -45,10 +47,12 @@ import org.apache.spark.util.SerializableConfiguration;
  * {@link SharingFileSystem}: each file opened in turn by this class (not by Spark's file loop, which would skip a
  * failing file under {@code spark.sql.files.ignoreCorruptFiles}), the next files' footers fetched ahead. Partition
  * values, and the change feed's version, commit time and (for added or removed files) change type, are constant
- * columns. Columns come out in the scan's order; in default mode a change data file yields only its new row images.
+ * columns. Columns come out in the scan's order, under their logical names (column mapping: Spark reads the
+ * physical ones); rows deletion vectors mark are left out of rows and vectorized batches alike; in default mode a
+ * change data file yields only its new row images.
  */
 final class SharingReaderFactory implements PartitionReaderFactory {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
   /** Footers fetched ahead of the file being read. */
   private static final int PREFETCH = 4;
   private static final AtomicInteger THREADS = new AtomicInteger();
@@ -66,8 +70,13 @@ final class SharingReaderFactory implements PartitionReaderFactory {
   private final ReadSettings read;
   private final Layout constant;
   private final Layout changeData;
+  private final Layout unfiltered;
 
-  /** {@code output}: the scan's columns (table columns, then requested change-feed columns). */
+  /**
+   * {@code output}: the scan's columns (table columns, then requested change-feed columns). Spark's reader reads
+   * the files' physical columns (column mapping) with {@code dataFilters} pruning row groups, except in files with
+   * deletion vectors, whose rows are counted from the first to the last to know which are deleted.
+   */
   SharingReaderFactory(ClientSpec client, TableRef table, Integer filesPerRequest, StructType tableSchema,
       List<String> partitionColumns, ReadSettings read, org.apache.spark.sql.types.StructType output,
       Filter[] dataFilters, SQLConf conf, Function<org.apache.spark.sql.types.StructType,
@@ -82,8 +91,11 @@ final class SharingReaderFactory implements PartitionReaderFactory {
     for (String p : partitionColumns) {
       fileData = drop(fileData, p);
     }
-    this.constant = new Layout(output, partitionColumns, fileData, false, dataFilters, conf, hadoopConf);
-    this.changeData = new Layout(output, partitionColumns, fileData, true, dataFilters, conf, hadoopConf);
+    Filter[] filters = ColumnMapping.isMapped(tableSchema) ? new Filter[0] : dataFilters;
+    this.constant = new Layout(output, partitionColumns, tableSchema, fileData, false, filters, conf, hadoopConf);
+    this.changeData = new Layout(output, partitionColumns, tableSchema, fileData, true, filters, conf, hadoopConf);
+    this.unfiltered = filters.length == 0 ? constant
+        : new Layout(output, partitionColumns, tableSchema, fileData, false, new Filter[0], conf, hadoopConf);
   }
 
   private static org.apache.spark.sql.types.StructType drop(org.apache.spark.sql.types.StructType s, String name) {
@@ -97,19 +109,21 @@ final class SharingReaderFactory implements PartitionReaderFactory {
   }
 
   /**
-   * How one kind of file is read: what Spark's reader reads from it (data columns; plus {@code _change_type} from a
-   * change data file), the constant columns appended, and where each output column comes from.
+   * How one kind of file is read: what Spark's reader reads from it (data columns, under their physical names; plus
+   * {@code _change_type} from a change data file), the constant columns appended, and where each output column
+   * comes from.
    */
   private static final class Layout implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
     final ParquetPartitionReaderFactory inner;
     final org.apache.spark.sql.types.StructType partitionSchema;
     final DataType[] innerTypes;
     final int[] toOutput;
     final int changeTypeIndex;
+    final int changeTypeOutput;
     final boolean identity;
 
-    Layout(org.apache.spark.sql.types.StructType output, List<String> partitionColumns,
+    Layout(org.apache.spark.sql.types.StructType output, List<String> partitionColumns, StructType tableSchema,
         org.apache.spark.sql.types.StructType fileData, boolean changeData, Filter[] filters, SQLConf conf,
         Function<org.apache.spark.sql.types.StructType, Broadcast<SerializableConfiguration>> hadoopConf) {
       List<org.apache.spark.sql.types.StructField> data = new ArrayList<>();
@@ -122,10 +136,10 @@ final class SharingReaderFactory implements PartitionReaderFactory {
         }
         (partition || change ? constants : data).add(f);
       }
-      org.apache.spark.sql.types.StructType dataSchema = fileData;
+      org.apache.spark.sql.types.StructType dataSchema = SparkSchemas.physical(fileData, tableSchema);
       if (changeData) {
         data.add(DataTypes.createStructField(SparkSchemas.CHANGE_TYPE, DataTypes.StringType, true));
-        dataSchema = fileData.add(SparkSchemas.CHANGE_TYPE, DataTypes.StringType, true);
+        dataSchema = dataSchema.add(SparkSchemas.CHANGE_TYPE, DataTypes.StringType, true);
       }
       org.apache.spark.sql.types.StructType readData = DataTypes.createStructType(data);
       // constants in output order, except partition columns first (as the partition values row holds them)
@@ -134,7 +148,8 @@ final class SharingReaderFactory implements PartitionReaderFactory {
       constants.stream().filter(f -> SparkSchemas.isChangeColumn(f.name())).forEach(ordered::add);
       this.partitionSchema = DataTypes.createStructType(ordered);
       // Spark's reader takes the columns to read from the Hadoop conf: one conf per layout
-      this.inner = new ParquetPartitionReaderFactory(conf, hadoopConf.apply(readData), dataSchema, readData,
+      org.apache.spark.sql.types.StructType physicalRead = SparkSchemas.physical(readData, tableSchema);
+      this.inner = new ParquetPartitionReaderFactory(conf, hadoopConf.apply(physicalRead), dataSchema, physicalRead,
           partitionSchema, filters);
       List<String> innerNames = new ArrayList<>();
       List<DataType> types = new ArrayList<>();
@@ -149,17 +164,26 @@ final class SharingReaderFactory implements PartitionReaderFactory {
       this.innerTypes = types.toArray(new DataType[0]);
       this.toOutput = new int[output.size()];
       boolean same = innerNames.size() == output.size();
+      int changeTypeOut = -1;
       for (int j = 0; j < output.size(); j++) {
         toOutput[j] = innerNames.indexOf(output.fields()[j].name().toLowerCase(Locale.ROOT));
         same &= toOutput[j] == j;
+        if (output.fields()[j].name().equals(SparkSchemas.CHANGE_TYPE)) {
+          changeTypeOut = j;
+        }
       }
       this.identity = same;
       this.changeTypeIndex = changeData ? innerNames.indexOf(SparkSchemas.CHANGE_TYPE) : -1;
+      this.changeTypeOutput = changeTypeOut;
     }
   }
 
+  /** Change data files read {@code _change_type}; files with deletion vectors are read without row-group pruning. */
   private Layout layout(WorkUnit u) {
-    return u.source() == WorkUnit.RowSource.CHANGE_DATA ? changeData : constant;
+    if (u.source() == WorkUnit.RowSource.CHANGE_DATA) {
+      return changeData;
+    }
+    return u.hasDeletionVectors() ? unfiltered : constant;
   }
 
   @Override
@@ -181,21 +205,36 @@ final class SharingReaderFactory implements PartitionReaderFactory {
         (layout, file) -> layout.inner.buildColumnarReader(file), this::batches);
   }
 
-  /** Rows of one file in output order; change data in default mode keeps only new row images. */
-  private PartitionReader<InternalRow> rows(Layout layout, WorkUnit unit, PartitionReader<InternalRow> in) {
-    boolean newImagesOnly = unit.newImagesOnly();
+  /**
+   * Rows of one file in output order: rows its deletion vectors leave out skipped (rows come in file order, so
+   * their count is their index), per-row change types of a re-added file set; change data in default mode keeps only
+   * new row images.
+   */
+  private PartitionReader<InternalRow> rows(Layout layout, WorkUnit unit, UnitRows selected,
+      PartitionReader<InternalRow> in) {
+    boolean newImagesOnly = unit.newImagesOnly() && unit.source() == WorkUnit.RowSource.CHANGE_DATA;
+    RowSelection selection = selected.selection();
+    boolean perRow = selected.labelsPerRow() && layout.changeTypeOutput >= 0;
     return new PartitionReader<InternalRow>() {
       private InternalRow current;
+      private long index = -1;
 
       @Override
       public boolean next() throws IOException {
         while (in.next()) {
+          index++;
+          if (!selection.selectsAll() && !selection.selects(index)) {
+            continue;
+          }
           InternalRow r = in.get();
           if (newImagesOnly && !ChangeTypes.isNewImage(r.isNullAt(layout.changeTypeIndex) ? null
               : r.getUTF8String(layout.changeTypeIndex).toString())) {
             continue;
           }
-          current = layout.identity ? r : project(layout, r);
+          current = layout.identity && !perRow ? r : project(layout, r);
+          if (perRow) {
+            current.update(layout.changeTypeOutput, UTF8String.fromString(selected.changeType(index, null)));
+          }
           return true;
         }
         return false;
@@ -222,25 +261,68 @@ final class SharingReaderFactory implements PartitionReaderFactory {
     return new GenericInternalRow(values);
   }
 
-  /** Batches of one file with their columns in output order. */
-  private PartitionReader<ColumnarBatch> batches(Layout layout, WorkUnit unit, PartitionReader<ColumnarBatch> in) {
-    if (layout.identity) {
+  /**
+   * Batches of one file with their columns in output order; where a deletion vector leaves rows of a batch out,
+   * its columns are views of the selected rows (no value copied), and a re-added file's rows get their own change
+   * types.
+   */
+  private PartitionReader<ColumnarBatch> batches(Layout layout, WorkUnit unit, UnitRows selected,
+      PartitionReader<ColumnarBatch> in) {
+    RowSelection selection = selected.selection();
+    if (layout.identity && selection.selectsAll()) {
       return in;
     }
+    boolean perRow = selected.labelsPerRow() && layout.changeTypeOutput >= 0;
     return new PartitionReader<ColumnarBatch>() {
+      private long base;
+      private ColumnarBatch current;
+
       @Override
       public boolean next() throws IOException {
-        return in.next();
+        while (in.next()) {
+          ColumnarBatch b = in.get();
+          int n = b.numRows();
+          long first = base;
+          base += n;
+          int[] rows = null;
+          int count = n;
+          if (!selection.selectsAll()) {
+            long kept = selection.count(first, first + n);
+            if (kept == 0) {
+              continue;
+            }
+            if (kept < n) {
+              rows = new int[(int) kept];
+              count = 0;
+              for (int i = 0; i < n; i++) {
+                if (selection.selects(first + i)) {
+                  rows[count++] = i;
+                }
+              }
+            }
+          }
+          ColumnVector[] columns = new ColumnVector[layout.toOutput.length];
+          for (int j = 0; j < columns.length; j++) {
+            ColumnVector c = b.column(layout.toOutput[j]);
+            columns[j] = rows == null ? c : new SelectedRowsVector(c, rows, count);
+          }
+          if (perRow) {
+            boolean[] deleted = new boolean[count];
+            for (int i = 0; i < count; i++) {
+              deleted[i] = ChangeTypes.DELETE.equals(selected.changeType(first + (rows == null ? i : rows[i]),
+                  null));
+            }
+            columns[layout.changeTypeOutput] = new ChangeTypeVector(deleted);
+          }
+          current = new ColumnarBatch(columns, count);
+          return true;
+        }
+        return false;
       }
 
       @Override
       public ColumnarBatch get() {
-        ColumnarBatch b = in.get();
-        ColumnVector[] columns = new ColumnVector[layout.toOutput.length];
-        for (int j = 0; j < columns.length; j++) {
-          columns[j] = b.column(layout.toOutput[j]);
-        }
-        return new ColumnarBatch(columns, b.numRows());
+        return current;
       }
 
       @Override
@@ -251,21 +333,22 @@ final class SharingReaderFactory implements PartitionReaderFactory {
   }
 
   /** The constant columns of a file: its partition values, then its change type, version and commit time. */
-  private InternalRow constants(Layout layout, WorkUnit unit) {
+  private InternalRow constants(Layout layout, WorkUnit unit, UnitRows selected) {
     org.apache.spark.sql.types.StructField[] fields = layout.partitionSchema.fields();
     Object[] values = new Object[fields.length];
     for (int i = 0; i < fields.length; i++) {
       String name = fields[i].name();
       if (name.equals(SparkSchemas.CHANGE_TYPE)) {
-        values[i] = UTF8String.fromString(unit.changeType(null));
+        values[i] = UTF8String.fromString(selected.constantChangeType());
       } else if (name.equals(SparkSchemas.COMMIT_VERSION)) {
         values[i] = unit.version();
       } else if (name.equals(SparkSchemas.COMMIT_TIMESTAMP)) {
         values[i] = unit.commitTimestamp() * 1000L;
       } else {
         String column = partitionColumns.stream().filter(name::equalsIgnoreCase).findFirst().orElse(name);
-        values[i] = SparkSchemas.catalyst(PartitionValues.decode(column, tableSchema.field(column).type(),
-            unit.file().partitionValues().get(column), read.partitionZone()));
+        io.sharestream.common.types.StructField field = tableSchema.field(column);
+        values[i] = SparkSchemas.catalyst(PartitionValues.decode(column, field.type(),
+            ColumnMapping.partitionValue(field, unit.file().partitionValues()), read.partitionZone()));
       }
     }
     return new GenericInternalRow(values);
@@ -282,15 +365,18 @@ final class SharingReaderFactory implements PartitionReaderFactory {
   }
 
   private interface Adapt<T> {
-    PartitionReader<T> adapt(Layout layout, WorkUnit unit, PartitionReader<T> in);
+    PartitionReader<T> adapt(Layout layout, WorkUnit unit, UnitRows rows, PartitionReader<T> in);
   }
 
   /**
    * Reads a partition's files one after another: each registered for the file system (all at once, so footers can
-   * be fetched ahead), named for {@code input_file_name()}, released at close.
+   * be fetched ahead), named for {@code input_file_name()}, released at close. A file's deletion vectors are fetched
+   * just before it is read; a file none of whose rows are selected is not opened.
    */
   private final class FileLoop<T> implements PartitionReader<T> {
+    private final DeltaSharingClient c;
     private final List<WorkUnit> units;
+    private final List<UnitUrls> urls = new ArrayList<>();
     private final List<String> keys = new ArrayList<>();
     private final List<String> paths = new ArrayList<>();
     private final List<HttpInputFile> inputs = new ArrayList<>();
@@ -303,13 +389,14 @@ final class SharingReaderFactory implements PartitionReaderFactory {
       this.units = partition.units();
       this.open = open;
       this.adapt = adapt;
-      DeltaSharingClient c = client.client();
+      this.c = client.client();
       FileLister lister = new FileLister(c, table, filesPerRequest);
       for (WorkUnit u : units) {
         String key = key(u);
+        UnitUrls unitUrls = new UnitUrls(lister, u);
         HttpInputFile[] made = {null};
-        paths.add(FileRegistry.register(key, () -> made[0] = UnitReader.input(c, u,
-            new UnitUrls(lister, u))));
+        paths.add(FileRegistry.register(key, () -> made[0] = UnitReader.input(c, u, unitUrls)));
+        urls.add(unitUrls);
         keys.add(key);
         inputs.add(inputOf(key, made[0]));
       }
@@ -343,11 +430,16 @@ final class SharingReaderFactory implements PartitionReaderFactory {
           inputs.get(i).prefetchFooter(FOOTERS);
         }
         WorkUnit u = units.get(next);
-        Layout layout = layout(u);
+        UnitRows selected = UnitRows.load(c, u, urls.get(next));
         String path = paths.get(next++);
+        if (selected.selection().selectsNothing()) {
+          continue;
+        }
+        Layout layout = layout(u);
         InputFileBlockHolder.set(path, 0, u.file().size());
-        PartitionedFile file = new PartitionedFile(constants(layout, u), path, 0, u.file().size(), new String[0]);
-        current = adapt.adapt(layout, u, open.open(layout, file));
+        PartitionedFile file = new PartitionedFile(constants(layout, u, selected), path, 0, u.file().size(),
+            new String[0]);
+        current = adapt.adapt(layout, u, selected, open.open(layout, file));
       }
     }
 

@@ -1,6 +1,7 @@
 package io.sharestream.spark;
 
 import io.sharestream.common.model.TableMetadata;
+import io.sharestream.common.types.ColumnMapping;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.connector.read.Scan;
@@ -59,7 +60,8 @@ final class SharingScanBuilder implements ScanBuilder, SupportsPushDownRequiredC
       }
     }
     ScanContext ctx = new ScanContext(options, client, metadata, output, data.toArray(new Filter[0]));
-    return new SharingScan(ctx, options.readChangeFeed() ? null
-        : FilterHints.of(pushed, SparkSchemas.of(metadata.schema())));
+    // hints name logical columns, which a server matches against stats keyed by physical names under column mapping
+    boolean hints = !options.readChangeFeed() && !ColumnMapping.isMapped(metadata.schema());
+    return new SharingScan(ctx, hints ? FilterHints.of(pushed, SparkSchemas.of(metadata.schema())) : null);
   }
 }

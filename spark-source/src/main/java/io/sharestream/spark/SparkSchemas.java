@@ -1,6 +1,7 @@
 package io.sharestream.spark;
 
 import io.sharestream.common.types.ArrayType;
+import io.sharestream.common.types.ColumnMapping;
 import io.sharestream.common.types.DataType;
 import io.sharestream.common.types.DecimalType;
 import io.sharestream.common.types.MapType;
@@ -71,6 +72,48 @@ final class SparkSchemas {
       default:
         throw new IllegalArgumentException("no Spark type for " + t.simpleString());
     }
+  }
+
+  /**
+   * {@code spark} (the table's columns, or a pruned selection of them) with every struct field named as in the
+   * data files: its physical name under column mapping (nested fields too), else unchanged.
+   */
+  static org.apache.spark.sql.types.StructType physical(org.apache.spark.sql.types.StructType spark,
+      StructType delta) {
+    List<org.apache.spark.sql.types.StructField> fields = new ArrayList<>();
+    for (org.apache.spark.sql.types.StructField f : spark.fields()) {
+      StructField d = field(delta, f.name());
+      fields.add(d == null ? f : new org.apache.spark.sql.types.StructField(ColumnMapping.physicalName(d),
+          physical(f.dataType(), d.type()), f.nullable(), f.metadata()));
+    }
+    return DataTypes.createStructType(fields);
+  }
+
+  private static org.apache.spark.sql.types.DataType physical(org.apache.spark.sql.types.DataType spark,
+      DataType delta) {
+    if (spark instanceof org.apache.spark.sql.types.StructType && delta instanceof StructType) {
+      return physical((org.apache.spark.sql.types.StructType) spark, (StructType) delta);
+    }
+    if (spark instanceof org.apache.spark.sql.types.ArrayType && delta instanceof ArrayType) {
+      org.apache.spark.sql.types.ArrayType a = (org.apache.spark.sql.types.ArrayType) spark;
+      return DataTypes.createArrayType(physical(a.elementType(), ((ArrayType) delta).elementType()),
+          a.containsNull());
+    }
+    if (spark instanceof org.apache.spark.sql.types.MapType && delta instanceof MapType) {
+      org.apache.spark.sql.types.MapType m = (org.apache.spark.sql.types.MapType) spark;
+      return DataTypes.createMapType(physical(m.keyType(), ((MapType) delta).keyType()),
+          physical(m.valueType(), ((MapType) delta).valueType()), m.valueContainsNull());
+    }
+    return spark;
+  }
+
+  private static StructField field(StructType delta, String name) {
+    for (StructField f : delta.fields()) {
+      if (f.name().equalsIgnoreCase(name)) {
+        return f;
+      }
+    }
+    return null;
   }
 
   /** The table's columns plus, with readChangeFeed, the change type, version and commit time of each row. */
