@@ -76,24 +76,43 @@ public abstract class DeltaAction {
     }
   }
 
-  /** {@code add}: a file joins the table. */
+  /** {@code add}: a file joins the table, minus the rows its deletion vector (if any) marks. */
   public static final class AddFile extends FileAction {
     public final long modificationTime;
     public final boolean dataChange;
     public final String stats;
+    /** Null when no row of the file is deleted. */
+    public final DeletionVectorDescriptor deletionVector;
 
     public AddFile(String path, Map<String, String> partitionValues, long size, long modificationTime,
         boolean dataChange, String stats) {
+      this(path, partitionValues, size, modificationTime, dataChange, stats, null);
+    }
+
+    public AddFile(String path, Map<String, String> partitionValues, long size, long modificationTime,
+        boolean dataChange, String stats, DeletionVectorDescriptor deletionVector) {
       super(path, partitionValues, size);
       this.modificationTime = modificationTime;
       this.dataChange = dataChange;
       this.stats = stats;
+      this.deletionVector = deletionVector;
     }
 
     static AddFile from(JsonNode n) {
       return new AddFile(n.path("path").asText(), partitionValues(n.get("partitionValues")), n.path("size").asLong(),
           n.path("modificationTime").asLong(), n.path("dataChange").asBoolean(true),
-          n.hasNonNull("stats") ? n.get("stats").asText() : null);
+          n.hasNonNull("stats") ? n.get("stats").asText() : null,
+          DeletionVectorDescriptor.fromJson(n.get("deletionVector")));
+    }
+
+    /** The logical file's key in a snapshot: its path and its deletion vector's unique id (protocol rule). */
+    public String logicalKey() {
+      return DeltaAction.logicalKey(path, deletionVector);
+    }
+
+    /** The {@code remove} of this logical file (carrying its deletion vector). */
+    public RemoveFile remove(long deletionTimestamp, boolean dataChange) {
+      return new RemoveFile(path, partitionValues, size, deletionTimestamp, dataChange, deletionVector);
     }
 
     @Override
@@ -104,25 +123,45 @@ public abstract class DeltaAction {
       if (stats != null) {
         n.put("stats", stats);
       }
+      if (deletionVector != null) {
+        n.set("deletionVector", deletionVector.toJson());
+      }
       return wrap("add", n);
     }
   }
 
-  /** {@code remove}: a file leaves the table. */
+  static String logicalKey(String path, DeletionVectorDescriptor dv) {
+    return dv == null ? path : path + "\n" + dv.uniqueId();
+  }
+
+  /** {@code remove}: a logical file (a path with its deletion vector, if any) leaves the table. */
   public static final class RemoveFile extends FileAction {
     public final long deletionTimestamp;
     public final boolean dataChange;
+    /** The deletion vector of the logical file removed; null when it had none. */
+    public final DeletionVectorDescriptor deletionVector;
 
     public RemoveFile(String path, Map<String, String> partitionValues, long size, long deletionTimestamp,
         boolean dataChange) {
+      this(path, partitionValues, size, deletionTimestamp, dataChange, null);
+    }
+
+    public RemoveFile(String path, Map<String, String> partitionValues, long size, long deletionTimestamp,
+        boolean dataChange, DeletionVectorDescriptor deletionVector) {
       super(path, partitionValues, size);
       this.deletionTimestamp = deletionTimestamp;
       this.dataChange = dataChange;
+      this.deletionVector = deletionVector;
     }
 
     static RemoveFile from(JsonNode n) {
       return new RemoveFile(n.path("path").asText(), partitionValues(n.get("partitionValues")),
-          n.path("size").asLong(), n.path("deletionTimestamp").asLong(), n.path("dataChange").asBoolean(true));
+          n.path("size").asLong(), n.path("deletionTimestamp").asLong(), n.path("dataChange").asBoolean(true),
+          DeletionVectorDescriptor.fromJson(n.get("deletionVector")));
+    }
+
+    public String logicalKey() {
+      return DeltaAction.logicalKey(path, deletionVector);
     }
 
     @Override
@@ -131,6 +170,9 @@ public abstract class DeltaAction {
       n.put("deletionTimestamp", deletionTimestamp);
       n.put("dataChange", dataChange);
       n.put("extendedFileMetadata", true);
+      if (deletionVector != null) {
+        n.set("deletionVector", deletionVector.toJson());
+      }
       return wrap("remove", n);
     }
   }
@@ -188,6 +230,20 @@ public abstract class DeltaAction {
 
     public boolean changeDataFeedEnabled() {
       return "true".equalsIgnoreCase(configuration.get("delta.enableChangeDataFeed"));
+    }
+
+    /** Whether {@code delta.enableDeletionVectors} is on: DML marks rows in deletion vectors. */
+    public boolean deletionVectorsEnabled() {
+      return "true".equalsIgnoreCase(configuration.get("delta.enableDeletionVectors"));
+    }
+
+    /** Whether {@code delta.columnMapping.mode} is {@code name} or {@code id}. */
+    public boolean columnMappingEnabled() {
+      return ColumnMapping.enabled(this);
+    }
+
+    public Metadata withPartitionColumns(List<String> columns) {
+      return new Metadata(id, name, description, schemaString, columns, configuration, createdTime);
     }
 
     public Metadata withSchema(String newSchemaString) {

@@ -45,8 +45,9 @@ import org.apache.parquet.schema.OriginalType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Reads a Delta table's {@code _delta_log}: the JSON commits, single-part Parquet checkpoints, commit timestamps
- * (file modification times made strictly increasing, as Delta does) and snapshots at any reconstructable version.
+ * Reads a Delta table's {@code _delta_log} (deletion vectors of files included): the JSON commits, single-part
+ * Parquet checkpoints, commit timestamps (file modification times made strictly increasing, as Delta does) and
+ * snapshots at any reconstructable version.
  * Commit files are streamed line by line. What is cached is what cannot go stale: the listing of the log directory
  * while the directory is unchanged (racy-clean: never when it changed within the file system's clock granularity),
  * commit files' times (commit files are immutable) and a checkpoint's protocol and metadata. A table changing on
@@ -318,7 +319,7 @@ public final class DeltaLog {
     State state = new State(true);
     state.protocol = base.protocol;
     state.metadata = base.metadata;
-    base.files().forEach(f -> state.files.put(f.path, f));
+    base.files().forEach(f -> state.files.put(f.logicalKey(), f));
     for (long v = base.version + 1; v <= version; v++) {
       forEachAction(v, state::apply);
     }
@@ -434,7 +435,8 @@ public final class DeltaLog {
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     GroupType type = g.getType();
     for (int i = 0; i < type.getFieldCount(); i++) {
-      if (g.getFieldRepetitionCount(i) == 0) {
+      // typed copies of stats and partition values (stats_parsed, ...) are not needed and may hold INT96
+      if (g.getFieldRepetitionCount(i) == 0 || type.getFieldName(i).endsWith("_parsed")) {
         continue;
       }
       out.set(type.getFieldName(i), value(g, i, type.getType(i)));
@@ -475,7 +477,10 @@ public final class DeltaLog {
     return toJson(inner);
   }
 
-  /** Replays actions into protocol, metadata and (unless only the metadata is wanted) live files. */
+  /**
+   * Replays actions into protocol, metadata and (unless only the metadata is wanted) live files, keyed as Delta keys
+   * logical files: by path and deletion vector.
+   */
   private static final class State {
     final boolean withFiles;
     Protocol protocol;
@@ -492,10 +497,10 @@ public final class DeltaLog {
       }
       if (a instanceof AddFile) {
         AddFile add = (AddFile) a;
-        files.remove(add.path);
-        files.put(add.path, add);
+        files.remove(add.logicalKey());
+        files.put(add.logicalKey(), add);
       } else if (a instanceof RemoveFile) {
-        files.remove(((RemoveFile) a).path);
+        files.remove(((RemoveFile) a).logicalKey());
       } else if (a instanceof Metadata) {
         metadata = (Metadata) a;
       } else if (a instanceof Protocol) {

@@ -2,7 +2,6 @@ package io.sharestream.testkit.delta;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sharestream.testkit.delta.DeltaAction.AddFile;
-import io.sharestream.testkit.delta.DeltaAction.CdcFile;
 import io.sharestream.testkit.delta.DeltaAction.CommitInfo;
 import io.sharestream.testkit.delta.DeltaAction.Metadata;
 import io.sharestream.testkit.delta.DeltaAction.Protocol;
@@ -10,11 +9,10 @@ import io.sharestream.testkit.delta.DeltaAction.RemoveFile;
 import io.sharestream.testkit.delta.DeltaType.Field;
 import io.sharestream.testkit.delta.DeltaType.StructType;
 import io.sharestream.testkit.delta.ParquetSchemas.TimestampEncoding;
+import io.sharestream.testkit.delta.RowLevelCommand.Verdict;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -23,10 +21,13 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.BinaryOperator;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
@@ -36,7 +37,12 @@ import java.util.function.UnaryOperator;
  * {@code protocol}, {@code metaData}, {@code add}, {@code remove}, {@code cdc} and {@code commitInfo}. Each commit's
  * file modification time is its commit timestamp (which is what Delta readers take), strictly increasing.
  *
- * <p>Every operation returns the version it committed. Rows are maps (see {@link ParquetRows}).
+ * <p>As Delta Lake 3.2 does, tables may have deletion vectors (DML marks deleted rows in {@code deletion_vector_*.bin}
+ * files or inline instead of rewriting files) and column mapping (files under random prefix directories, columns
+ * named by physical names and Parquet field ids; renames and drops without rewrites).
+ *
+ * <p>Every operation returns the version it committed. Rows are maps with logical column names (see
+ * {@link ParquetRows}).
  */
 public final class DeltaTableWriter {
   /** Row column Delta adds to change data files. */
@@ -47,14 +53,19 @@ public final class DeltaTableWriter {
   private final Clock clock;
   private final TimestampEncoding timestamps;
   private final int rowGroupBytes;
+  private final boolean inlineDeletionVectors;
+  private final DataFiles files;
   private Snapshot last;
 
-  private DeltaTableWriter(Path dir, Clock clock, TimestampEncoding timestamps, int rowGroupBytes) {
+  private DeltaTableWriter(Path dir, Clock clock, TimestampEncoding timestamps, int rowGroupBytes,
+      boolean inlineDeletionVectors) {
     this.dir = dir;
     this.log = new DeltaLog(dir);
     this.clock = clock;
     this.timestamps = timestamps;
     this.rowGroupBytes = rowGroupBytes;
+    this.inlineDeletionVectors = inlineDeletionVectors;
+    this.files = new DataFiles(log, clock, timestamps, rowGroupBytes);
   }
 
   /** Starts a new table at {@code dir} (which must not hold one yet). */
@@ -62,9 +73,10 @@ public final class DeltaTableWriter {
     return new Builder(dir, schema);
   }
 
-  /** Continues an existing table. */
+  /** Continues an existing table (deletion vectors it writes are stored in files). */
   public static DeltaTableWriter open(Path dir) {
-    DeltaTableWriter w = new DeltaTableWriter(dir, Clock.systemUTC(), TimestampEncoding.INT96, 128 * 1024 * 1024);
+    DeltaTableWriter w = new DeltaTableWriter(dir, Clock.systemUTC(), TimestampEncoding.INT96, 128 * 1024 * 1024,
+        false);
     w.log.latestVersion();
     return w;
   }
@@ -75,6 +87,9 @@ public final class DeltaTableWriter {
     private final StructType schema;
     private List<String> partitionColumns = List.of();
     private boolean changeDataFeed;
+    private boolean deletionVectors;
+    private boolean inlineDeletionVectors;
+    private String columnMapping;
     private String name;
     private String description;
     private final Map<String, String> properties = new LinkedHashMap<>();
@@ -96,9 +111,36 @@ public final class DeltaTableWriter {
       return this;
     }
 
-    /** Sets {@code delta.enableChangeDataFeed=true} and protocol (1,4). */
+    /** Sets {@code delta.enableChangeDataFeed=true} and protocol (1,4) (or the writer feature with (3,7)). */
     public Builder changeDataFeed(boolean enabled) {
       this.changeDataFeed = enabled;
+      return this;
+    }
+
+    /**
+     * Sets {@code delta.enableDeletionVectors=true} and protocol (3,7) with the {@code deletionVectors} reader and
+     * writer feature: DELETE, UPDATE and MERGE then mark rows in deletion vectors instead of rewriting files.
+     */
+    public Builder deletionVectors(boolean enabled) {
+      this.deletionVectors = enabled;
+      return this;
+    }
+
+    /** Whether deletion vectors are written inline in the log ({@code i}) rather than in files ({@code u}). */
+    public Builder inlineDeletionVectors(boolean inline) {
+      this.inlineDeletionVectors = inline;
+      return this;
+    }
+
+    /**
+     * Column mapping mode {@code "name"} or {@code "id"} ({@code "none"}: off): ids and physical names on every
+     * field, protocol (2,5), or the {@code columnMapping} feature with deletion vectors.
+     */
+    public Builder columnMapping(String mode) {
+      if (!List.of("name", "id", "none").contains(mode)) {
+        throw new IllegalArgumentException("column mapping mode must be name, id or none: " + mode);
+      }
+      this.columnMapping = mode.equals("none") ? null : mode;
       return this;
     }
 
@@ -142,7 +184,7 @@ public final class DeltaTableWriter {
 
     /** Commits version 0 (empty table) and returns the writer. */
     public DeltaTableWriter commit() {
-      DeltaTableWriter w = new DeltaTableWriter(dir, clock, timestamps, rowGroupBytes);
+      DeltaTableWriter w = new DeltaTableWriter(dir, clock, timestamps, rowGroupBytes, inlineDeletionVectors);
       if (w.log.exists()) {
         throw new IllegalStateException("a Delta table already exists at " + dir);
       }
@@ -150,8 +192,19 @@ public final class DeltaTableWriter {
       if (changeDataFeed) {
         conf.put("delta.enableChangeDataFeed", "true");
       }
-      Protocol p = protocol != null ? protocol : new Protocol(1, changeDataFeed ? 4 : 2, null, null);
-      Metadata m = new Metadata(UUID.randomUUID().toString(), name, description, schema.toSchemaString(),
+      if (deletionVectors) {
+        conf.put("delta.enableDeletionVectors", "true");
+      }
+      StructType tableSchema = schema;
+      if (columnMapping != null) {
+        int[] lastId = {0};
+        tableSchema = ColumnMapping.assign(schema, lastId);
+        conf.put(ColumnMapping.MODE, columnMapping);
+        conf.put(ColumnMapping.MAX_COLUMN_ID, Integer.toString(lastId[0]));
+      }
+      Protocol p = protocol != null ? protocol
+          : Protocols.of(changeDataFeed, deletionVectors, columnMapping != null);
+      Metadata m = new Metadata(UUID.randomUUID().toString(), name, description, tableSchema.toSchemaString(),
           partitionColumns, conf, clock.millis());
       ObjectNode params = DeltaAction.JSON.createObjectNode();
       params.put("isManaged", "false");
@@ -192,9 +245,9 @@ public final class DeltaTableWriter {
   public long append(List<Map<String, Object>> rows, int rowsPerFile) {
     Snapshot s = snapshot();
     List<DeltaAction> actions = new ArrayList<>();
-    for (List<Map<String, Object>> part : byPartition(s, rows).values()) {
+    for (List<Map<String, Object>> part : files.byPartition(s, rows).values()) {
       for (int i = 0; i < part.size(); i += rowsPerFile) {
-        actions.add(writeData(s, part.subList(i, Math.min(part.size(), i + rowsPerFile)), true));
+        actions.add(files.write(s, part.subList(i, Math.min(part.size(), i + rowsPerFile)), true));
       }
     }
     ObjectNode params = DeltaAction.JSON.createObjectNode().put("mode", "Append");
@@ -211,10 +264,9 @@ public final class DeltaTableWriter {
       throw new IllegalArgumentException("appendGenerated supports unpartitioned tables only");
     }
     Iterable<Map<String, Object>> rows = () -> java.util.stream.LongStream.range(0, count).mapToObj(row).iterator();
-    String path = newFileName("part-00000");
+    String path = files.writeGenerated(s, rows);
     long size;
     try {
-      ParquetRows.write(log.resolve(path), s.metadata.schema(), rows, timestamps, rowGroupBytes);
       size = Files.size(log.resolve(path));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + path, e);
@@ -229,13 +281,14 @@ public final class DeltaTableWriter {
     if (!s.metadata.partitionColumns.isEmpty()) {
       throw new IllegalArgumentException("appendCopies supports unpartitioned tables only");
     }
-    AddFile first = writeData(s, rows, true);
+    AddFile first = files.write(s, rows, true);
     List<DeltaAction> actions = new ArrayList<>();
     actions.add(first);
     Path source = log.resolve(first.path);
     for (int i = 1; i < copies; i++) {
-      String path = newFileName("part-" + String.format("%05d", i));
+      String path = files.directory(s, Map.of()) + DataFiles.fileName("part-" + String.format("%05d", i));
       try {
+        Files.createDirectories(log.resolve(path).getParent());
         Files.copy(source, log.resolve(path));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -245,55 +298,71 @@ public final class DeltaTableWriter {
     return commit(actions, "WRITE", DeltaAction.JSON.createObjectNode().put("mode", "Append"));
   }
 
-  /** Deletes matching rows: files without a match stay, fully matched files go, others are rewritten. */
+  /**
+   * Deletes matching rows: files without a match stay, fully matched files go; others are rewritten, or on a table
+   * with deletion vectors re-added with the matched rows marked (and then, as Delta does, no change data files).
+   */
   public long deleteWhere(Predicate<Map<String, Object>> predicate) {
-    return rewrite(predicate, null, "DELETE");
-  }
-
-  /** Replaces matching rows by {@code update.apply(row)}; touched files are rewritten. */
-  public long updateWhere(Predicate<Map<String, Object>> predicate, UnaryOperator<Map<String, Object>> update) {
-    return rewrite(predicate, update, "UPDATE");
-  }
-
-  private long rewrite(Predicate<Map<String, Object>> predicate, UnaryOperator<Map<String, Object>> update,
-      String operation) {
     Snapshot s = snapshot();
-    boolean cdf = s.metadata.changeDataFeedEnabled();
-    List<DeltaAction> actions = new ArrayList<>();
-    List<Map<String, Object>> changes = new ArrayList<>();
-    long now = clock.millis();
-    for (AddFile f : s.files()) {
-      List<Map<String, Object>> rows = readRows(s, f);
-      List<Map<String, Object>> kept = new ArrayList<>();
-      boolean touched = false;
-      for (Map<String, Object> row : rows) {
-        if (!predicate.test(row)) {
-          kept.add(row);
-          continue;
-        }
-        touched = true;
-        if (update == null) {
-          changes.add(changeRow(row, "delete"));
-        } else {
-          Map<String, Object> after = update.apply(new LinkedHashMap<>(row));
-          kept.add(after);
-          changes.add(changeRow(row, "update_preimage"));
-          changes.add(changeRow(after, "update_postimage"));
-        }
-      }
-      if (!touched) {
-        continue;
-      }
-      actions.add(new RemoveFile(f.path, f.partitionValues, f.size, now, true));
-      for (List<Map<String, Object>> part : byPartition(s, kept).values()) {
-        actions.add(writeData(s, part, true));
+    List<DeltaAction> actions = command(s).run(row -> predicate.test(row) ? Verdict.DELETE : Verdict.KEEP, List::of,
+        !s.metadata.deletionVectorsEnabled());
+    return commit(actions, "DELETE", DeltaAction.JSON.createObjectNode().put("predicate", "<test predicate>"));
+  }
+
+  /**
+   * Replaces matching rows by {@code update.apply(row)}: touched files are rewritten, or on a table with deletion
+   * vectors the old rows are marked in their files' DVs and the new images written to new files.
+   */
+  public long updateWhere(Predicate<Map<String, Object>> predicate, UnaryOperator<Map<String, Object>> update) {
+    Snapshot s = snapshot();
+    List<DeltaAction> actions = command(s).run(row -> predicate.test(row)
+        ? Verdict.replace(update.apply(new LinkedHashMap<>(row))) : Verdict.KEEP, List::of, true);
+    return commit(actions, "UPDATE", DeltaAction.JSON.createObjectNode().put("predicate", "<test predicate>"));
+  }
+
+  /**
+   * MERGE of {@code source} rows on {@code keyColumn}: a live row whose key a source row has becomes
+   * {@code whenMatched.apply(target, source)} (null deletes it); source rows matching no live row are inserted when
+   * {@code insertNotMatched}. Matched rows are handled as by {@link #updateWhere} (DVs or copy-on-write); change data
+   * holds {@code update_preimage}/{@code update_postimage}, {@code delete} and {@code insert} rows.
+   */
+  public long merge(List<Map<String, Object>> source, String keyColumn,
+      BinaryOperator<Map<String, Object>> whenMatched, boolean insertNotMatched) {
+    Snapshot s = snapshot();
+    s.metadata.schema().field(keyColumn);
+    Map<Object, Map<String, Object>> byKey = new LinkedHashMap<>();
+    for (Map<String, Object> row : source) {
+      if (byKey.put(row.get(keyColumn), row) != null) {
+        throw new IllegalArgumentException("MERGE source has key " + keyColumn + "=" + row.get(keyColumn)
+            + " twice: Delta refuses a merge whose source matches a target row more than once");
       }
     }
-    if (cdf && !changes.isEmpty()) {
-      actions.addAll(writeChanges(s, changes));
-    }
-    ObjectNode params = DeltaAction.JSON.createObjectNode().put("predicate", "<test predicate>");
-    return commit(actions, operation, params);
+    Set<Object> matched = new HashSet<>();
+    List<DeltaAction> actions = command(s).run(row -> {
+      Map<String, Object> match = byKey.get(row.get(keyColumn));
+      if (match == null) {
+        return Verdict.KEEP;
+      }
+      matched.add(row.get(keyColumn));
+      Map<String, Object> after = whenMatched.apply(new LinkedHashMap<>(row), match);
+      return after == null ? Verdict.DELETE : Verdict.replace(after);
+    }, () -> {
+      List<Map<String, Object>> inserts = new ArrayList<>();
+      if (insertNotMatched) {
+        byKey.forEach((k, row) -> {
+          if (!matched.contains(k)) {
+            inserts.add(row);
+          }
+        });
+      }
+      return inserts;
+    }, true);
+    ObjectNode params = DeltaAction.JSON.createObjectNode().put("predicate", "t." + keyColumn + " = s." + keyColumn);
+    return commit(actions, "MERGE", params);
+  }
+
+  private RowLevelCommand command(Snapshot s) {
+    return new RowLevelCommand(files, s, clock.millis(), inlineDeletionVectors);
   }
 
   /** Replaces the whole table content (removes every file, adds the new rows). */
@@ -302,15 +371,18 @@ public final class DeltaTableWriter {
     long now = clock.millis();
     List<DeltaAction> actions = new ArrayList<>();
     for (AddFile f : s.files()) {
-      actions.add(new RemoveFile(f.path, f.partitionValues, f.size, now, true));
+      actions.add(f.remove(now, true));
     }
-    for (List<Map<String, Object>> part : byPartition(s, rows).values()) {
-      actions.add(writeData(s, part, true));
+    for (List<Map<String, Object>> part : files.byPartition(s, rows).values()) {
+      actions.add(files.write(s, part, true));
     }
     return commit(actions, "WRITE", DeltaAction.JSON.createObjectNode().put("mode", "Overwrite"));
   }
 
-  /** OPTIMIZE: rewrites each partition's files into one, with {@code dataChange=false} on every action. */
+  /**
+   * OPTIMIZE: rewrites each partition's files into one (a single file too when it has a deletion vector), live rows
+   * only, with {@code dataChange=false} on every action.
+   */
   public long compact() {
     Snapshot s = snapshot();
     long now = clock.millis();
@@ -319,28 +391,84 @@ public final class DeltaTableWriter {
       groups.computeIfAbsent(f.partitionValues, k -> new ArrayList<>()).add(f);
     }
     List<DeltaAction> actions = new ArrayList<>();
-    for (List<AddFile> files : groups.values()) {
-      if (files.size() < 2) {
+    for (List<AddFile> group : groups.values()) {
+      if (group.size() < 2 && group.get(0).deletionVector == null) {
         continue;
       }
       List<Map<String, Object>> rows = new ArrayList<>();
-      for (AddFile f : files) {
+      for (AddFile f : group) {
         rows.addAll(readRows(s, f));
-        actions.add(new RemoveFile(f.path, f.partitionValues, f.size, now, false));
+        actions.add(f.remove(now, false));
       }
-      actions.add(writeData(s, rows, false));
+      if (!rows.isEmpty()) {
+        actions.add(files.write(s, rows, false));
+      }
     }
     return commit(actions, "OPTIMIZE", DeltaAction.JSON.createObjectNode().put("predicate", "[]"));
   }
 
-  /** Adds a nullable column at the end of the schema (a metadata-only commit). */
+  /**
+   * Adds a nullable column at the end of the schema (a metadata-only commit); with column mapping it gets fresh ids
+   * and physical names (a name dropped before comes back as a new column, null in older files).
+   */
   public long addColumn(Field field) {
     if (!field.nullable) {
       throw new IllegalArgumentException("an added column must be nullable");
     }
     Snapshot s = snapshot();
-    Metadata m = s.metadata.withSchema(s.metadata.schema().add(field).toSchemaString());
+    Metadata m = s.metadata;
+    if (!m.columnMappingEnabled()) {
+      m = m.withSchema(m.schema().add(field).toSchemaString());
+    } else {
+      int[] lastId = {Integer.parseInt(m.configuration.getOrDefault(ColumnMapping.MAX_COLUMN_ID, "0"))};
+      StructType added = ColumnMapping.assign(DeltaType.struct(field), lastId);
+      Map<String, String> conf = new LinkedHashMap<>(m.configuration);
+      conf.put(ColumnMapping.MAX_COLUMN_ID, Integer.toString(lastId[0]));
+      m = m.withSchema(m.schema().add(added.fields.get(0)).toSchemaString()).withConfiguration(conf);
+    }
     return commit(List.of(m), "ADD COLUMNS", DeltaAction.JSON.createObjectNode().put("columns", field.name));
+  }
+
+  /**
+   * Renames the column at {@code path} ({@code a}, or {@code a.b} for a nested field; {@code element}/{@code key}/
+   * {@code value} step into arrays and maps): a metadata-only commit keeping its id and physical name, so old files
+   * show their values under the new name. Needs column mapping.
+   */
+  public long renameColumn(String path, String newName) {
+    Snapshot s = snapshot();
+    requireColumnMapping(s, "rename column " + path);
+    List<String> steps = List.of(path.split("\\."));
+    StructType schema = ColumnMapping.alter(s.metadata.schema(), steps,
+        f -> new Field(newName, f.type, f.nullable, f.metadata));
+    List<String> partitionColumns = new ArrayList<>();
+    for (String p : s.metadata.partitionColumns) {
+      partitionColumns.add(steps.size() == 1 && p.equalsIgnoreCase(path) ? newName : p);
+    }
+    Metadata m = s.metadata.withSchema(schema.toSchemaString()).withPartitionColumns(partitionColumns);
+    ObjectNode params = DeltaAction.JSON.createObjectNode().put("oldColumnPath", path);
+    params.put("newColumnPath", steps.size() == 1 ? newName
+        : String.join(".", steps.subList(0, steps.size() - 1)) + "." + newName);
+    return commit(List.of(m), "RENAME COLUMN", params);
+  }
+
+  /** Drops the column at {@code path} (as in {@link #renameColumn}): metadata only; needs column mapping. */
+  public long dropColumn(String path) {
+    Snapshot s = snapshot();
+    requireColumnMapping(s, "drop column " + path);
+    if (s.metadata.partitionColumns.stream().anyMatch(path::equalsIgnoreCase)) {
+      throw new IllegalArgumentException("cannot drop partition column " + path);
+    }
+    StructType schema = ColumnMapping.alter(s.metadata.schema(), List.of(path.split("\\.")), f -> null);
+    ObjectNode params = DeltaAction.JSON.createObjectNode();
+    params.putArray("columns").add(path);
+    return commit(List.of(s.metadata.withSchema(schema.toSchemaString())), "DROP COLUMNS", params);
+  }
+
+  private static void requireColumnMapping(Snapshot s, String what) {
+    if (!s.metadata.columnMappingEnabled()) {
+      throw new IllegalStateException("cannot " + what + ": the table has no column mapping (create it with "
+          + "columnMapping(\"name\") or columnMapping(\"id\"))");
+    }
   }
 
   /** Replaces the schema (any change, compatible or not): for tests of incompatible schema changes. */
@@ -350,24 +478,43 @@ public final class DeltaTableWriter {
         DeltaAction.JSON.createObjectNode());
   }
 
-  /** Sets a table property (e.g. {@code delta.enableChangeDataFeed}); upgrades the protocol to (1,4) for CDF. */
+  /**
+   * Sets a table property; the protocol is upgraded as Delta does for {@code delta.enableChangeDataFeed} ((1,4), or
+   * the {@code changeDataFeed} writer feature) and {@code delta.enableDeletionVectors} ((3,7) with the
+   * {@code deletionVectors} feature).
+   */
   public long setProperty(String key, String value) {
     Snapshot s = snapshot();
     Map<String, String> conf = new LinkedHashMap<>(s.metadata.configuration);
     conf.put(key, value);
     List<DeltaAction> actions = new ArrayList<>();
-    if ("delta.enableChangeDataFeed".equals(key) && "true".equalsIgnoreCase(value)
-        && s.protocol.minWriterVersion < 4) {
-      actions.add(new Protocol(s.protocol.minReaderVersion, 4, s.protocol.readerFeatures, s.protocol.writerFeatures));
+    Protocol p = s.protocol;
+    boolean on = "true".equalsIgnoreCase(value);
+    if ("delta.enableChangeDataFeed".equals(key) && on && p.minWriterVersion < 4) {
+      actions.add(new Protocol(p.minReaderVersion, 4, p.readerFeatures, p.writerFeatures));
+    } else if ("delta.enableChangeDataFeed".equals(key) && on && p.minWriterVersion == 7
+        && !p.writerFeatures.contains("changeDataFeed")) {
+      actions.add(Protocols.withFeature(p, "changeDataFeed", false));
+    } else if ("delta.enableDeletionVectors".equals(key) && on
+        && (p.readerFeatures == null || !p.readerFeatures.contains("deletionVectors"))) {
+      actions.add(Protocols.withFeature(p, "deletionVectors", true));
     }
     actions.add(s.metadata.withConfiguration(conf));
     return commit(actions, "SET TBLPROPERTIES", DeltaAction.JSON.createObjectNode());
   }
 
   /**
+   * Commits {@code actions} as they are (after a {@code commitInfo}): for tests of broken logs, e.g. an add whose
+   * deletion vector has a wrong cardinality or points past its file.
+   */
+  public long commitActions(String operation, List<? extends DeltaAction> actions) {
+    return commit(actions, operation, DeltaAction.JSON.createObjectNode());
+  }
+
+  /**
    * Writes a single-part Parquet checkpoint of the latest version ({@code NNN.checkpoint.parquet}: protocol,
-   * metadata and the live files, as Delta Lake writes it) and points {@code _last_checkpoint} at it. Returns the
-   * version checkpointed.
+   * metadata and the live files with their deletion vectors, as Delta Lake writes it) and points
+   * {@code _last_checkpoint} at it. Returns the version checkpointed.
    */
   public long checkpoint() {
     Snapshot s = snapshot();
@@ -375,7 +522,8 @@ public final class DeltaTableWriter {
     rows.add(Map.of("protocol", checkpointRow(s.protocol.toJson().get("protocol"))));
     rows.add(Map.of("metaData", checkpointRow(s.metadata.toJson().get("metaData"))));
     for (AddFile f : s.files()) {
-      AddFile live = new AddFile(f.path, f.partitionValues, f.size, f.modificationTime, false, f.stats);
+      AddFile live = new AddFile(f.path, f.partitionValues, f.size, f.modificationTime, false, f.stats,
+          f.deletionVector);
       rows.add(Map.of("add", checkpointRow(live.toJson().get("add"))));
     }
     Path file = log.checkpointFile(s.version);
@@ -414,113 +562,27 @@ public final class DeltaTableWriter {
     return DeltaAction.JSON.convertValue(n, Object.class);
   }
 
-  /** Reads a live file's rows, partition columns filled in. */
+  /**
+   * Reads a live file's rows under the schema of {@code s} (which may be of another version: column mapping finds
+   * renamed columns and leaves dropped ones out), logical names, partition columns filled in, deleted rows left out.
+   */
   public List<Map<String, Object>> readRows(Snapshot s, AddFile f) {
-    StructType schema = s.metadata.schema();
-    List<String> parts = s.metadata.partitionColumns;
-    try {
-      List<Map<String, Object>> rows = ParquetRows.read(log.resolve(f.path), schema.without(parts));
-      for (Map<String, Object> row : rows) {
-        for (String p : parts) {
-          row.put(p, PartitionValues.decode(schema.field(p).type, f.partitionValues.get(p)));
-        }
-      }
-      return rows;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return files.read(s, f).live();
   }
 
   /** Every row of the table at its latest version, in file order. */
   public List<Map<String, Object>> readAll() {
-    Snapshot s = snapshot();
+    return readAll(version());
+  }
+
+  /** Every row of the table at {@code version}, under that version's schema, in file order. */
+  public List<Map<String, Object>> readAll(long version) {
+    Snapshot s = log.snapshot(version);
     List<Map<String, Object>> out = new ArrayList<>();
     for (AddFile f : s.files()) {
       out.addAll(readRows(s, f));
     }
     return out;
-  }
-
-  private static Map<String, Object> changeRow(Map<String, Object> row, String type) {
-    Map<String, Object> r = new LinkedHashMap<>(row);
-    r.put(CHANGE_TYPE, type);
-    return r;
-  }
-
-  private Map<Map<String, String>, List<Map<String, Object>>> byPartition(Snapshot s, List<Map<String, Object>> rows) {
-    StructType schema = s.metadata.schema();
-    Map<Map<String, String>, List<Map<String, Object>>> out = new LinkedHashMap<>();
-    for (Map<String, Object> row : rows) {
-      Map<String, String> pv = new LinkedHashMap<>();
-      for (String p : s.metadata.partitionColumns) {
-        pv.put(p, PartitionValues.encode(schema.field(p).type, row.get(p)));
-      }
-      out.computeIfAbsent(pv, k -> new ArrayList<>()).add(row);
-    }
-    return out;
-  }
-
-  private AddFile writeData(Snapshot s, List<Map<String, Object>> rows, boolean dataChange) {
-    StructType schema = s.metadata.schema();
-    List<String> parts = s.metadata.partitionColumns;
-    Map<String, String> pv = partitionValuesOf(s, rows);
-    String path = partitionPrefix(parts, pv) + newFileName("part-00000");
-    long size = writeParquet(path, schema.without(parts), rows);
-    String stats = Stats.of(schema.without(parts), rows);
-    return new AddFile(path, pv, size, clock.millis(), dataChange, stats);
-  }
-
-  private List<CdcFile> writeChanges(Snapshot s, List<Map<String, Object>> changes) {
-    StructType schema = s.metadata.schema();
-    List<String> parts = s.metadata.partitionColumns;
-    StructType fileSchema = schema.without(parts).add(DeltaType.field(CHANGE_TYPE, DeltaType.STRING));
-    List<CdcFile> out = new ArrayList<>();
-    for (Map.Entry<Map<String, String>, List<Map<String, Object>>> e : byPartition(s, changes).entrySet()) {
-      String path = "_change_data/" + partitionPrefix(parts, e.getKey()) + newFileName("cdc-00000");
-      long size = writeParquet(path, fileSchema, e.getValue());
-      out.add(new CdcFile(path, e.getKey(), size));
-    }
-    return out;
-  }
-
-  private Map<String, String> partitionValuesOf(Snapshot s, List<Map<String, Object>> rows) {
-    Map<String, String> pv = new LinkedHashMap<>();
-    StructType schema = s.metadata.schema();
-    for (String p : s.metadata.partitionColumns) {
-      pv.put(p, rows.isEmpty() ? null : PartitionValues.encode(schema.field(p).type, rows.get(0).get(p)));
-    }
-    return pv;
-  }
-
-  private static String partitionPrefix(List<String> parts, Map<String, String> pv) {
-    StringBuilder b = new StringBuilder();
-    for (String p : parts) {
-      b.append(uriEncode(PartitionValues.directory(p, pv.get(p)))).append('/');
-    }
-    return b.toString();
-  }
-
-  /** Percent-encodes a relative path the way Delta records it (so {@code %} in a directory becomes {@code %25}). */
-  private static String uriEncode(String segment) {
-    try {
-      return new URI(null, null, segment, null).getRawPath();
-    } catch (URISyntaxException e) {
-      throw new IllegalArgumentException(e);
-    }
-  }
-
-  private static String newFileName(String prefix) {
-    return prefix + "-" + UUID.randomUUID() + ".c000.snappy.parquet";
-  }
-
-  private long writeParquet(String logPath, StructType fileSchema, List<Map<String, Object>> rows) {
-    Path file = log.resolve(logPath);
-    try {
-      ParquetRows.write(file, fileSchema, rows, timestamps, rowGroupBytes);
-      return Files.size(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file, e);
-    }
   }
 
   /** Writes the next commit atomically and stamps its modification time with the commit timestamp. */

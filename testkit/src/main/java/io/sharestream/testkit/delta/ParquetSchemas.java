@@ -16,7 +16,8 @@ import org.apache.parquet.schema.Types;
 /**
  * Maps a Delta schema to the Parquet schema Spark writes for it: 3-level LIST and MAP groups, decimals by
  * precision (INT32, INT64, FIXED_LEN_BYTE_ARRAY), dates as INT32 DATE, timestamps as INT96 (Spark's default) or
- * INT64 TIMESTAMP_MICROS. Written against Parquet 1.10.1's API ({@link OriginalType}) so it runs inside Spark 3.1.
+ * INT64 TIMESTAMP_MICROS; column mapping ids become Parquet field ids. Written against Parquet 1.10.1's API
+ * ({@link OriginalType}) so it runs inside Spark 3.1.
  */
 public final class ParquetSchemas {
   private ParquetSchemas() {}
@@ -32,9 +33,16 @@ public final class ParquetSchemas {
   public static MessageType toParquet(StructType schema, TimestampEncoding timestamps) {
     Types.MessageTypeBuilder b = Types.buildMessage();
     for (Field f : schema.fields) {
-      b.addField(convert(f.name, f.type, f.nullable, timestamps));
+      b.addField(convert(f, timestamps));
     }
     return b.named("spark_schema");
+  }
+
+  /** A struct field, with its column mapping id (if any) as the Parquet field id, as Delta writes it. */
+  private static Type convert(Field f, TimestampEncoding timestamps) {
+    Type t = convert(f.name, f.type, f.nullable, timestamps);
+    Object id = f.metadata.get(ColumnMapping.ID);
+    return id instanceof Number ? t.withId(((Number) id).intValue()) : t;
   }
 
   static Type convert(String name, DeltaType type, boolean nullable, TimestampEncoding timestamps) {
@@ -77,7 +85,7 @@ public final class ParquetSchemas {
     if (type instanceof StructType) {
       Types.GroupBuilder<org.apache.parquet.schema.GroupType> g = Types.buildGroup(rep);
       for (Field f : ((StructType) type).fields) {
-        g.addField(convert(f.name, f.type, f.nullable, timestamps));
+        g.addField(convert(f, timestamps));
       }
       return g.named(name);
     }

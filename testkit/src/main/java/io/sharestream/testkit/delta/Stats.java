@@ -8,11 +8,19 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 
-/** Per-file statistics as Delta writes them: {@code numRecords}, {@code nullCount}, min/max of simple columns. */
+/**
+ * Per-file statistics as Delta writes them: {@code numRecords}, {@code nullCount}, min/max of simple columns, and on
+ * tables with deletion vectors {@code tightBounds}.
+ */
 final class Stats {
   private Stats() {}
 
   static String of(StructType schema, List<Map<String, Object>> rows) {
+    return of(schema, rows, null);
+  }
+
+  /** The stats of a new file; {@code tightBounds} is added when not null. */
+  static String of(StructType schema, List<Map<String, Object>> rows, Boolean tightBounds) {
     ObjectNode stats = DeltaAction.JSON.createObjectNode();
     stats.put("numRecords", rows.size());
     ObjectNode min = stats.putObject("minValues");
@@ -44,7 +52,27 @@ final class Stats {
         put(max, f.name, hi);
       }
     }
+    if (tightBounds != null) {
+      stats.put("tightBounds", tightBounds);
+    }
     return stats.toString();
+  }
+
+  /**
+   * The stats of a file re-added with a grown deletion vector: the same {@code numRecords} (physical rows) and
+   * bounds, which may now be wider than the live rows ({@code tightBounds=false}).
+   */
+  static String looseBounds(String stats) {
+    if (stats == null) {
+      return null;
+    }
+    try {
+      ObjectNode n = (ObjectNode) DeltaAction.JSON.readTree(stats);
+      n.put("tightBounds", false);
+      return n.toString();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("stats are not JSON: " + stats, e);
+    }
   }
 
   private static void put(ObjectNode n, String name, Object v) {

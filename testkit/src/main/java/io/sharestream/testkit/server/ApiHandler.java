@@ -105,16 +105,11 @@ final class ApiHandler implements HttpHandler {
     switch (endpoint) {
       case LIST_SHARES:
         requireMethod(req, "GET");
-        return page(req, server.tables().shares(), name -> {
-          ObjectNode n = Lines.JSON.createObjectNode().put("name", name);
-          n.put("id", server.tables().shareId(name));
-          return n;
-        });
+        return page(req, server.tables().shares(), this::shareItem);
       case GET_SHARE: {
         requireMethod(req, "GET");
-        String share = share(req);
         ObjectNode body = Lines.JSON.createObjectNode();
-        body.putObject("share").put("name", share).put("id", server.tables().shareId(share));
+        body.set("share", shareItem(share(req)));
         return sendJson(req.exchange, 200, body);
       }
       case LIST_SCHEMAS: {
@@ -153,9 +148,23 @@ final class ApiHandler implements HttpHandler {
     }
   }
 
+  /** A share's name, and its id when configured (the reference server sends none otherwise). */
+  private ObjectNode shareItem(String share) {
+    ObjectNode n = Lines.JSON.createObjectNode().put("name", share);
+    String id = server.tables().shareId(share);
+    if (id != null) {
+      n.put("id", id);
+    }
+    return n;
+  }
+
   private ObjectNode tableItem(SharedTable t) {
-    return Lines.JSON.createObjectNode().put("name", t.name).put("schema", t.schema).put("share", t.share)
-        .put("shareId", server.tables().shareId(t.share)).put("id", t.id);
+    ObjectNode n = Lines.JSON.createObjectNode().put("name", t.name).put("schema", t.schema).put("share", t.share);
+    String shareId = server.tables().shareId(t.share);
+    if (shareId != null) {
+      n.put("shareId", shareId);
+    }
+    return n.put("id", t.id);
   }
 
   private String share(Request req) {

@@ -62,6 +62,8 @@ public final class DeltaSharingServer implements AutoCloseable {
   private final Duration urlTtl;
   private final boolean metadataSizes;
   private final TimestampResolution timestampResolution;
+  private final boolean historyInDeltaFormat;
+  private final boolean deletionVectorFileIds;
   private final String baseUrl;
 
   private DeltaSharingServer(Builder b) throws IOException {
@@ -70,6 +72,8 @@ public final class DeltaSharingServer implements AutoCloseable {
     this.urlTtl = b.urlTtl;
     this.metadataSizes = b.metadataSizes;
     this.timestampResolution = b.timestampResolution;
+    this.historyInDeltaFormat = b.historyInDeltaFormat;
+    this.deletionVectorFileIds = b.deletionVectorFileIds;
     this.http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 64);
     this.baseUrl = "http://" + b.advertisedHost + ":" + http.getAddress().getPort();
     this.urls = new FileUrls(baseUrl);
@@ -98,12 +102,38 @@ public final class DeltaSharingServer implements AutoCloseable {
     private Duration urlTtl = Duration.ofHours(1);
     private boolean metadataSizes;
     private TimestampResolution timestampResolution = TimestampResolution.EXACT;
+    private boolean historyInDeltaFormat = true;
+    private boolean deletionVectorFileIds;
     private int port;
     private String advertisedHost = "127.0.0.1";
 
     /** Shares {@code share.schema.table} from the Delta table at {@code dir}. */
     public Builder table(String share, String schema, String table, Path dir, boolean historyShared) {
       tables.add(share, schema, table, dir, historyShared);
+      return this;
+    }
+
+    /** Gives a share an id for the share and table lists (default: none, as the reference server without ids). */
+    public Builder shareId(String share, String id) {
+      tables.setShareId(share, id);
+      return this;
+    }
+
+    /**
+     * Whether history requests (startingVersion, paged queries, changes) of tables with deletion vectors or column
+     * mapping are answered in delta format, as Databricks does (default on); off, they are refused as the reference
+     * server v1.4.1 refuses them ("Delta protocol version (3,7) is too new ..."), while metadata and unpaged snapshots
+     * still answer in delta format.
+     */
+    public Builder historyInDeltaFormat(boolean on) {
+      this.historyInDeltaFormat = on;
+      return this;
+    }
+
+    /** Whether delta-format file lines with a stored deletion vector carry {@code deletionVectorFileId} (the
+     *  reference server never sends it; default off). */
+    public Builder deletionVectorFileIds(boolean on) {
+      this.deletionVectorFileIds = on;
       return this;
     }
 
@@ -232,6 +262,14 @@ public final class DeltaSharingServer implements AutoCloseable {
 
   TimestampResolution timestampResolution() {
     return timestampResolution;
+  }
+
+  boolean historyInDeltaFormat() {
+    return historyInDeltaFormat;
+  }
+
+  boolean deletionVectorFileIds() {
+    return deletionVectorFileIds;
   }
 
   FileUrls urls() {

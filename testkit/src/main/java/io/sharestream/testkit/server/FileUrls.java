@@ -10,7 +10,8 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Pre-signed file URLs in the style of cloud storage: {@code /storage/<tableKey>/<path>?X-Expires=<ms>&X-Signature=<hmac>}.
  * The signature (HMAC-SHA256 with a key born with the server) covers table key, path and expiry, so a URL cannot
- * be altered or extended; file ids are the MD5 of the file path, stable across requests like the reference server's.
+ * be altered or extended; file ids are the MD5 (parquet format) or SHA-256 (delta format) of the file path, stable
+ * across requests like the reference server's.
  */
 final class FileUrls {
   private final byte[] key = new byte[32];
@@ -46,6 +47,15 @@ final class FileUrls {
   static String fileId(String filePath) {
     try {
       return hex(MessageDigest.getInstance("MD5").digest(filePath.getBytes(StandardCharsets.UTF_8)));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** SHA-256 hex of {@code text}: the delta format's file id of a log path, as the reference server's. */
+  static String sha256(String text) {
+    try {
+      return hex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }

@@ -2,6 +2,7 @@ package io.sharestream.testkit.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sharestream.testkit.delta.DeletionVectorDescriptor;
 import io.sharestream.testkit.delta.DeltaAction;
 import io.sharestream.testkit.delta.DeltaAction.AddFile;
 import io.sharestream.testkit.delta.DeltaAction.FileAction;
@@ -12,7 +13,7 @@ import io.sharestream.testkit.delta.DeltaAction.RemoveFile;
 /**
  * Renders protocol, metadata and file actions as response lines in either response format: {@code parquet}
  * (protocol "API Response Actions in Parquet Format") or {@code delta} (the Delta log action wrapped, its path
- * replaced by a pre-signed URL).
+ * replaced by a pre-signed URL, a stored deletion vector by its file's pre-signed URL as storage type {@code p}).
  */
 final class Lines {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -29,9 +30,12 @@ final class Lines {
   }
 
   private final boolean delta;
+  private final boolean deletionVectorFileIds;
 
-  Lines(boolean delta) {
+  /** Lines in delta format when {@code delta}, file lines then with {@code deletionVectorFileId} if asked for. */
+  Lines(boolean delta, boolean deletionVectorFileIds) {
     this.delta = delta;
+    this.deletionVectorFileIds = deletionVectorFileIds;
   }
 
   String format() {
@@ -41,7 +45,11 @@ final class Lines {
   ObjectNode protocol(Protocol p) {
     ObjectNode body = JSON.createObjectNode();
     if (delta) {
-      body.set("deltaProtocol", p.toJson().get("protocol"));
+      ObjectNode deltaProtocol = (ObjectNode) p.toJson().get("protocol");
+      if (p.readerFeatures != null && p.readerFeatures.isEmpty()) {
+        deltaProtocol.remove("readerFeatures");
+      }
+      body.set("deltaProtocol", deltaProtocol);
     } else {
       body.put("minReaderVersion", 1);
     }
@@ -81,27 +89,37 @@ final class Lines {
   }
 
   /** A file line: {@code version}/{@code timestamp} are added when not null. */
-  ObjectNode file(Kind kind, FileAction f, String url, long expiration, Long version, Long timestamp) {
-    String id = FileUrls.fileId(f.path);
+  ObjectNode file(Kind kind, FileAction f, SignedFiles signer, Long version, Long timestamp) {
+    String url = signer.url(f.path);
     if (delta) {
       ObjectNode body = JSON.createObjectNode();
-      body.put("id", id);
+      body.put("id", FileUrls.sha256(f.path));
+      ObjectNode action = ((ObjectNode) f.toJson().elements().next()).deepCopy();
+      action.put("path", url);
+      DeletionVectorDescriptor dv = Negotiation.deletionVector(f);
+      if (dv != null && DeletionVectorDescriptor.STORED.equals(dv.storageType)) {
+        ObjectNode signed = dv.toJson();
+        signed.put("storageType", DeletionVectorDescriptor.ABSOLUTE);
+        signed.put("pathOrInlineDv", signer.url(dv.relativePath()));
+        action.set("deletionVector", signed);
+      }
+      if (dv != null && !dv.isInline() && deletionVectorFileIds) {
+        body.put("deletionVectorFileId", FileUrls.sha256(dv.uniqueId()));
+      }
       if (version != null) {
         body.put("version", version);
       }
       if (timestamp != null) {
         body.put("timestamp", timestamp);
       }
-      body.put("expirationTimestamp", expiration);
-      ObjectNode action = ((ObjectNode) f.toJson().elements().next()).deepCopy();
-      action.put("path", url);
+      body.put("expirationTimestamp", signer.expiration);
       String actionKey = kind == Kind.CDF ? "cdc" : kind == Kind.REMOVE ? "remove" : "add";
       body.putObject("deltaSingleAction").set(actionKey, action);
       return wrap("file", body);
     }
     ObjectNode body = JSON.createObjectNode();
     body.put("url", url);
-    body.put("id", id);
+    body.put("id", FileUrls.fileId(f.path));
     body.set("partitionValues", JSON.valueToTree(f.partitionValues));
     body.put("size", f.size);
     if (f instanceof AddFile && ((AddFile) f).stats != null) {
@@ -113,7 +131,7 @@ final class Lines {
     if (timestamp != null) {
       body.put("timestamp", timestamp);
     }
-    body.put("expirationTimestamp", expiration);
+    body.put("expirationTimestamp", signer.expiration);
     return wrap(kind.key, body);
   }
 

@@ -31,13 +31,16 @@ final class NdjsonResponse {
     this.fault = fault;
   }
 
-  /** Sends the 200 status and headers; {@code endStreamAction} says whether the body will close with one. */
-  void start(long tableVersion, String responseFormat, boolean endStreamAction) throws IOException {
+  /**
+   * Sends the 200 status and headers; {@code endStreamAction} says whether the body will close with one, and
+   * {@code asked} whether the client asked for it (only then the capabilities header says so).
+   */
+  void start(long tableVersion, String responseFormat, boolean endStreamAction, boolean asked) throws IOException {
     this.wantsEnd = endStreamAction;
     exchange.getResponseHeaders().set("Content-Type", "application/x-ndjson; charset=utf-8");
     exchange.getResponseHeaders().set("Delta-Table-Version", Long.toString(tableVersion));
     exchange.getResponseHeaders().set("delta-sharing-capabilities",
-        (endStreamAction ? "includeendstreamaction=true;" : "") + "responseformat=" + responseFormat);
+        (asked ? "includeendstreamaction=true;" : "") + "responseformat=" + responseFormat);
     exchange.sendResponseHeaders(200, 0);
     out = new BufferedOutputStream(exchange.getResponseBody(), 16 * 1024);
   }

@@ -96,15 +96,9 @@ final class PredicateHints {
       return partitionColumns.stream().anyMatch(column::equalsIgnoreCase);
     }
 
-    /** The decoded partition value of {@code column} (null for SQL NULL). */
+    /** The decoded partition value of {@code column} (null for SQL NULL); keyed by physical name. */
     Comparable<?> partitionValue(Column c) {
-      String raw = null;
-      for (String p : partitionColumns) {
-        if (p.equalsIgnoreCase(c.name)) {
-          raw = file.partitionValues.get(p);
-        }
-      }
-      return c.coerce(PartitionValues.decode(c.type, raw));
+      return c.coerce(PartitionValues.decode(c.type, file.partitionValues.get(c.physicalName)));
     }
 
     Long numRecords() {
@@ -112,12 +106,12 @@ final class PredicateHints {
     }
 
     Long nullCount(Column c) {
-      JsonNode n = stats == null ? null : stats.path("nullCount").get(c.name);
+      JsonNode n = stats == null ? null : stats.path("nullCount").get(c.physicalName);
       return n == null || !n.canConvertToLong() ? null : n.asLong();
     }
 
     Comparable<?> bound(Column c, String which) {
-      JsonNode n = stats == null ? null : stats.path(which).get(c.name);
+      JsonNode n = stats == null ? null : stats.path(which).get(c.physicalName);
       if (n == null || n.isNull() || n.isContainerNode()) {
         return null;
       }
@@ -357,14 +351,19 @@ final class PredicateHints {
     }
   }
 
-  /** A column of the table with the value type a hint compares it as. */
+  /**
+   * A column of the table with the value type a hint compares it as, and the name stats and partition values know
+   * it by (its column mapping physical name, else its name).
+   */
   private static final class Column {
     final String name;
+    final String physicalName;
     final DeltaType type;
     final String valueType;
 
-    private Column(String name, DeltaType type, String valueType) {
+    private Column(String name, String physicalName, DeltaType type, String valueType) {
       this.name = name;
+      this.physicalName = physicalName;
       this.type = type;
       this.valueType = valueType;
     }
@@ -375,10 +374,13 @@ final class PredicateHints {
       }
       String name = n.path("name").asText();
       DeltaType type = null;
+      String physicalName = null;
       for (DeltaType.Field f : schema.fields) {
         if (f.name.equalsIgnoreCase(name)) {
           type = f.type;
           name = f.name;
+          Object physical = f.metadata.get("delta.columnMapping.physicalName");
+          physicalName = physical == null ? f.name : physical.toString();
         }
       }
       if (type == null) {
@@ -388,7 +390,7 @@ final class PredicateHints {
       if (!compatible(valueType, type)) {
         throw new IllegalArgumentException("column " + name + " of type " + type + " compared as " + valueType);
       }
-      return new Column(name, type, valueType);
+      return new Column(name, physicalName, type, valueType);
     }
 
     private static boolean compatible(String valueType, DeltaType type) {

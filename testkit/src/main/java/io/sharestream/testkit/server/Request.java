@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** One API request: method, decoded path segments, query parameters and the capabilities header. */
+/** One API request: method, decoded path segments, query parameters and the capabilities header's entries. */
 final class Request {
   final HttpExchange exchange;
   final String method;
@@ -43,15 +43,15 @@ final class Request {
       }
     }
     String caps = exchange.getRequestHeaders().getFirst("delta-sharing-capabilities");
-    if (caps != null) {
-      for (String entry : caps.split(";")) {
-        int eq = entry.indexOf('=');
-        if (eq > 0) {
+    if (caps != null) { // as the reference server: lower-cased, key=v1,v2 entries with exactly one '='
+      for (String entry : caps.toLowerCase(Locale.ROOT).split(";")) {
+        String[] kv = entry.split("=", -1);
+        if (kv.length == 2) {
           Set<String> values = new TreeSet<>();
-          for (String v : entry.substring(eq + 1).split(",")) {
-            values.add(v.trim().toLowerCase(Locale.ROOT));
+          for (String v : kv[1].split(",")) {
+            values.add(v.trim());
           }
-          capabilities.put(entry.substring(0, eq).trim().toLowerCase(Locale.ROOT), values);
+          capabilities.put(kv[0].trim(), values);
         }
       }
     }

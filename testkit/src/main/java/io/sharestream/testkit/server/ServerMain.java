@@ -18,7 +18,9 @@ import java.util.concurrent.CountDownLatch;
  * </pre>
  *
  * {@code tables.json}: {@code {"tables": [{"name": "share.schema.table", "location": "/path/to/delta/table",
- * "history": true}]}} ({@code history} defaults to true).
+ * "history": true}], "shareIds": {"share": "<id>"}, "historyInDeltaFormat": true}} ({@code history} and
+ * {@code historyInDeltaFormat} default to true, shares have no id unless given one; see
+ * {@link DeltaSharingServer.Builder#historyInDeltaFormat}).
  */
 public final class ServerMain {
   private ServerMain() {}
@@ -62,9 +64,12 @@ public final class ServerMain {
     if (config == null) {
       throw new IllegalArgumentException("--config is required");
     }
-    for (TableEntry t : readConfig(config)) {
+    JsonNode root = Lines.JSON.readTree(Files.readAllBytes(config));
+    for (TableEntry t : readTables(config, root)) {
       b.table(t.share, t.schema, t.table, t.location, t.history);
     }
+    root.path("shareIds").fields().forEachRemaining(e -> b.shareId(e.getKey(), e.getValue().asText()));
+    b.historyInDeltaFormat(root.path("historyInDeltaFormat").asBoolean(true));
     DeltaSharingServer server = b.start();
     if (profile != null) {
       server.writeProfile(profile);
@@ -72,8 +77,7 @@ public final class ServerMain {
     return server;
   }
 
-  private static List<TableEntry> readConfig(Path file) throws IOException {
-    JsonNode root = Lines.JSON.readTree(Files.readAllBytes(file));
+  private static List<TableEntry> readTables(Path file, JsonNode root) {
     List<TableEntry> out = new ArrayList<>();
     for (JsonNode t : root.path("tables")) {
       String name = t.path("name").asText("");

@@ -1,6 +1,7 @@
 package io.sharestream.testkit.server;
 
 import io.sharestream.testkit.delta.DeltaLog;
+import io.sharestream.testkit.delta.Snapshot;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.UUID;
@@ -19,10 +20,25 @@ public final class SharedTable {
   static final class Location {
     final DeltaLog log;
     final String key;
+    private volatile Snapshot latestState;
 
     Location(Path dir) {
       this.log = new DeltaLog(dir);
       this.key = UUID.randomUUID().toString().replace("-", "");
+    }
+
+    /**
+     * Protocol and metadata at the latest version, read again only when a commit was added (commits never change);
+     * a log that cannot be replayed answers 400 with {@code errorCode}, as a version that cannot be loaded does.
+     */
+    Snapshot latestState(String errorCode) {
+      long latest = log.latestVersion();
+      Snapshot s = latestState;
+      if (s == null || s.version != latest) {
+        s = ApiHandler.tableState(log, latest, errorCode);
+        latestState = s;
+      }
+      return s;
     }
   }
 

@@ -32,7 +32,6 @@ public final class SharedTables {
     if (tables.putIfAbsent(SharedTable.key(t.fullName()), t) != null) {
       throw new IllegalArgumentException("table " + t.fullName() + " is already shared");
     }
-    shareIds.computeIfAbsent(share.toLowerCase(java.util.Locale.ROOT), k -> java.util.UUID.randomUUID().toString());
     return t;
   }
 
@@ -73,6 +72,12 @@ public final class SharedTables {
     return tables.values().stream().anyMatch(t -> t.share.equalsIgnoreCase(share));
   }
 
+  /** Gives {@code share} an id, which the share and table lists then carry (a share has none unless given one). */
+  public void setShareId(String share, String id) {
+    shareIds.put(share.toLowerCase(java.util.Locale.ROOT), id);
+  }
+
+  /** The share's configured id, or null. */
   synchronized String shareId(String share) {
     return shareIds.get(share.toLowerCase(java.util.Locale.ROOT));
   }

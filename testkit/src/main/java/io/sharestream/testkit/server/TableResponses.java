@@ -56,9 +56,10 @@ final class TableResponses {
     checkSnapshotVersion(log, v);
     Snapshot s = server.metadataSizes() ? ApiHandler.snapshot(log, v, ProtocolError.MALFORMED)
         : ApiHandler.tableState(log, v, ProtocolError.MALFORMED);
-    Lines lines = format(req, table, s.protocol, fault);
+    Negotiation n = negotiate(req, table, s, fault);
+    Lines lines = lines(n);
     NdjsonResponse out = new NdjsonResponse(req.exchange, fault);
-    out.start(v, lines.format(), false);
+    out.start(v, lines.format(), false, false);
     out.line(lines.protocol(s.protocol));
     out.line(lines.metadata(s.metadata, table.historyShared, null, sizes(s)));
     out.finish(Lines.JSON.createObjectNode());
@@ -81,6 +82,9 @@ final class TableResponses {
     if (body == null || !body.isObject()) {
       throw ProtocolError.malformed("The request body must be a JSON object.");
     }
+    boolean history = body.hasNonNull("startingVersion") || body.hasNonNull("maxFiles")
+        || body.hasNonNull("pageToken");
+    Negotiation latestNegotiation = history ? negotiateHistory(req, table, fault) : null;
     Long version = optLong(body, "version", ProtocolError.MALFORMED);
     String timestamp = body.hasNonNull("timestamp") ? body.get("timestamp").asText() : null;
     Long startingVersion = optLong(body, "startingVersion", ProtocolError.INVALID);
@@ -117,7 +121,8 @@ final class TableResponses {
     boolean endMarker = maxFiles != null || pageToken != null || includeRefreshToken
         || req.capability("includeendstreamaction", "true");
     if (startingVersion != null) {
-      return changesSince(req, table, log, fault, startingVersion, endingVersion, maxFiles, page, queryKey, endMarker);
+      return changesSince(req, table, log, fault, latestNegotiation, startingVersion, endingVersion, maxFiles, page,
+          queryKey, endMarker);
     }
     long latest = log.latestVersion();
     long v;
@@ -140,21 +145,25 @@ final class TableResponses {
   }
 
   /**
-   * A snapshot's file lines: filtered by the predicate hints, cut by {@code limitHint}, paged by {@code maxFiles}.
-   * The reference server's lines: metaData without {@code version}; files of a snapshot at a version with
-   * {@code version} but without {@code timestamp}.
+   * A snapshot's file lines: filtered by the predicate hints, cut by {@code limitHint} (live rows: a file's records
+   * minus its deletion vector's), paged by {@code maxFiles}. The reference server's lines: metaData without
+   * {@code version}; files of a snapshot at a version with {@code version}, and without {@code timestamp} unless paged.
    */
   private int snapshot(Request req, SharedTable table, DeltaLog log, Faults.Rule fault, long v, boolean versioned,
       Long maxFiles, Tokens.Page page, String queryKey, boolean endMarker, String refreshToken, Long limitHint,
       String jsonPredicateHints) throws IOException {
     Snapshot s = ApiHandler.snapshot(log, v, ProtocolError.MALFORMED);
-    Lines lines = format(req, table, s.protocol, fault);
-    SignedFiles signer = new SignedFiles(table);
+    boolean paged = maxFiles != null || page != null;
+    Negotiation n = negotiate(req, table, s, fault);
+    s.files().forEach(n::checkDeletionVector);
+    Lines lines = lines(n);
+    SignedFiles signer = new SignedFiles(server, table);
     PredicateHints hints = PredicateHints.parse(jsonPredicateHints, s.metadata);
     NdjsonResponse out = new NdjsonResponse(req.exchange, fault);
-    out.start(v, lines.format(), endMarker);
+    out.start(v, lines.format(), endMarker, req.capability("includeendstreamaction", "true"));
     out.line(lines.protocol(s.protocol));
-    out.line(lines.metadata(s.metadata, table.historyShared, null, sizes(s)));
+    // the reference server's paged (Delta Standalone) path keeps the configuration whatever the history setting
+    out.line(lines.metadata(s.metadata, table.historyShared || paged, null, sizes(s)));
     long index = 0;
     long start = page == null ? 0 : page.positionIndex;
     long emitted = 0;
@@ -174,9 +183,9 @@ final class TableResponses {
       if (limitHint != null && records >= limitHint) {
         break;
       }
-      out.line(lines.file(Lines.Kind.FILE, f, signer.url(f.path), signer.expiration, versioned ? v : null, null));
+      out.line(lines.file(Lines.Kind.FILE, f, signer, versioned ? v : null, versioned && paged ? s.timestamp : null));
       emitted++;
-      records += numRecords(f);
+      records += liveRecords(f);
     }
     ObjectNode end = Lines.JSON.createObjectNode();
     if (next != null) {
@@ -193,14 +202,16 @@ final class TableResponses {
   }
 
   /** {@code query} with {@code startingVersion}: add/remove actions with {@code dataChange=true} per version. */
-  private int changesSince(Request req, SharedTable table, DeltaLog log, Faults.Rule fault, long startingVersion,
-      Long endingVersion, Long maxFiles, Tokens.Page page, String queryKey, boolean endMarker) throws IOException {
+  private int changesSince(Request req, SharedTable table, DeltaLog log, Faults.Rule fault, Negotiation n,
+      long startingVersion, Long endingVersion, Long maxFiles, Tokens.Page page, String queryKey, boolean endMarker)
+      throws IOException {
     long latest = page != null ? page.version : log.latestVersion();
     long end = checkRange(log, startingVersion, endingVersion, latest, "reading change data", false);
     Snapshot start = ApiHandler.tableState(log, startingVersion, ProtocolError.INVALID);
-    Lines lines = format(req, table, start.protocol, fault);
-    VersionStream stream = new VersionStream(req, table, log, fault, lines, maxFiles, page, queryKey, latest);
-    stream.out.start(startingVersion, lines.format(), endMarker);
+    Lines lines = lines(n);
+    VersionStream stream = new VersionStream(req, table, log, fault, lines, n, maxFiles, page, queryKey, latest);
+    stream.checkDeletionVectors(startingVersion, end);
+    stream.out.start(startingVersion, lines.format(), endMarker, req.capability("includeendstreamaction", "true"));
     stream.out.line(lines.protocol(start.protocol));
     stream.out.line(lines.metadata(start.metadata, table.historyShared, startingVersion, null));
     stream.run(startingVersion, end, false, true);
@@ -213,6 +224,7 @@ final class TableResponses {
     if (!table.historyShared) {
       throw ProtocolError.invalid("cdf is not enabled on table " + table.fullName());
     }
+    Negotiation n = negotiateHistory(req, table, fault);
     DeltaLog log = log(table);
     Long sv = req.longParam("startingVersion");
     String sts = req.param("startingTimestamp");
@@ -254,10 +266,11 @@ final class TableResponses {
     // without historical metadata, the one metaData line is the latest one, with the latest version
     Metadata head = historical ? first.metadata
         : ApiHandler.tableState(log, latest, ProtocolError.INVALID).metadata;
-    Lines lines = format(req, table, first.protocol, fault);
-    VersionStream stream = new VersionStream(req, table, log, fault, lines, maxFiles, page, queryKey, latest);
+    Lines lines = lines(n);
+    VersionStream stream = new VersionStream(req, table, log, fault, lines, n, maxFiles, page, queryKey, latest);
+    stream.checkDeletionVectors(start, end);
     boolean endMarker = maxFiles != null || page != null || req.capability("includeendstreamaction", "true");
-    stream.out.start(start, lines.format(), endMarker);
+    stream.out.start(start, lines.format(), endMarker, req.capability("includeendstreamaction", "true"));
     stream.out.line(lines.protocol(first.protocol));
     stream.out.line(lines.metadata(head, table.historyShared, historical ? start : latest, null));
     stream.run(start, end, true, historical);
@@ -294,6 +307,7 @@ final class TableResponses {
     final SharedTable table;
     final DeltaLog log;
     final Lines lines;
+    final Negotiation negotiation;
     final Long maxFiles;
     final Tokens.Page page;
     final String queryKey;
@@ -302,17 +316,39 @@ final class TableResponses {
     long emitted;
     String next;
 
-    VersionStream(Request req, SharedTable table, DeltaLog log, Faults.Rule fault, Lines lines, Long maxFiles,
-        Tokens.Page page, String queryKey, long latest) {
+    VersionStream(Request req, SharedTable table, DeltaLog log, Faults.Rule fault, Lines lines, Negotiation negotiation,
+        Long maxFiles, Tokens.Page page, String queryKey, long latest) {
       this.out = new NdjsonResponse(req.exchange, fault);
       this.table = table;
       this.log = log;
       this.lines = lines;
+      this.negotiation = negotiation;
       this.maxFiles = maxFiles;
       this.page = page;
       this.queryKey = queryKey;
       this.pinned = page == null ? latest : page.version;
-      this.signer = new SignedFiles(table);
+      this.signer = new SignedFiles(server, table);
+    }
+
+    /**
+     * Refuses the range up front when a file in it carries a deletion vector the client cannot read; only a table
+     * whose protocol has the {@code deletionVectors} feature can hold one.
+     */
+    void checkDeletionVectors(long from, long to) {
+      if (negotiation.readsDeletionVectors()) {
+        return;
+      }
+      List<String> features = table.location().latestState(ProtocolError.INVALID).protocol.readerFeatures;
+      if (features == null || !features.contains("deletionVectors")) {
+        return;
+      }
+      for (long v = from; v <= to; v++) {
+        log.forEachAction(v, a -> {
+          if (a instanceof FileAction) {
+            negotiation.checkDeletionVector((FileAction) a);
+          }
+        });
+      }
     }
 
     void run(long from, long to, boolean cdf, boolean historicalMetadata) throws IOException {
@@ -345,7 +381,8 @@ final class TableResponses {
               return false;
             }
             FileAction f = (FileAction) a;
-            out.line(lines.file(Lines.kindOf(a), f, signer.url(f.path), signer.expiration, version, timestamp));
+            negotiation.checkDeletionVector(f);
+            out.line(lines.file(Lines.kindOf(a), f, signer, version, timestamp));
             emitted++;
             return true;
           } catch (IOException e) {
@@ -384,22 +421,6 @@ final class TableResponses {
     }
   }
 
-  /** Signs URLs for one response; every URL of the response expires at the same instant. */
-  private final class SignedFiles {
-    final SharedTable.Location location;
-    final long expiration;
-
-    SignedFiles(SharedTable table) {
-      this.location = table.location();
-      Duration ttl = server.faults().urlTtl() != null ? server.faults().urlTtl() : server.urlTtl();
-      this.expiration = System.currentTimeMillis() + ttl.toMillis();
-    }
-
-    String url(String path) {
-      return server.urls().sign(location.key, path, expiration);
-    }
-  }
-
   // ---------------------------------------------------------------- shared checks
 
   static DeltaLog log(SharedTable table) {
@@ -417,24 +438,46 @@ final class TableResponses {
     }
   }
 
-  /** Picks the response format from the client's {@code responseformat} capability and the table's protocol. */
-  private static Lines format(Request req, SharedTable table, Protocol protocol, Faults.Rule fault) {
-    if (fault != null && fault.kind == Faults.Kind.DELTA_FORMAT) {
-      return new Lines(true);
+  /**
+   * The negotiation of a metadata or snapshot answer at state {@code s}: a table whose properties need reader
+   * features (deletion vectors, column mapping) is refused unless asked in delta format with them; another table
+   * needing delta format ({@code minReaderVersion > 1}) is refused in parquet format.
+   */
+  private Negotiation negotiate(Request req, SharedTable table, Snapshot s, Faults.Rule fault) {
+    Negotiation n = Negotiation.of(req, s.protocol, fault);
+    if (!Negotiation.neededFeatures(s.metadata).isEmpty() && !n.reads(s.metadata)) {
+      throw new ProtocolError(400, ProtocolError.UNSUPPORTED, "Unsupported Delta Table Properties");
     }
-    boolean acceptsDelta = req.capability("responseformat", "delta");
-    boolean acceptsParquet = !req.capabilities.containsKey("responseformat")
-        || req.capability("responseformat", "parquet");
-    if (protocol.minReaderVersion > 1) {
-      if (!acceptsDelta) {
-        throw new ProtocolError(400, ProtocolError.UNSUPPORTED, "Unsupported Delta table " + table.fullName()
-            + ": Delta protocol version (" + protocol.minReaderVersion + "," + protocol.minWriterVersion + ")"
-            + (protocol.readerFeatures == null ? "" : " with reader features " + protocol.readerFeatures)
-            + " is too new for the parquet response format; use responseFormat=delta.");
-      }
-      return new Lines(true);
+    Protocol protocol = s.protocol;
+    if (protocol.minReaderVersion > 1 && !n.delta) {
+      throw new ProtocolError(400, ProtocolError.UNSUPPORTED, "Unsupported Delta table " + table.fullName()
+          + ": Delta protocol version (" + protocol.minReaderVersion + "," + protocol.minWriterVersion + ")"
+          + (protocol.readerFeatures == null ? "" : " with reader features " + protocol.readerFeatures)
+          + " is too new for the parquet response format; use responseFormat=delta.");
     }
-    return new Lines(acceptsDelta && !acceptsParquet);
+    return n;
+  }
+
+  /**
+   * The negotiation of a history answer (startingVersion, paged or changes), made on the latest version before any
+   * parameter is looked at: a table whose properties need reader features is answered only in delta format with them
+   * and with history in delta format on; otherwise it gets the reference server's Delta Standalone refusal.
+   */
+  private Negotiation negotiateHistory(Request req, SharedTable table, Faults.Rule fault) {
+    log(table); // refuses a location without a Delta table
+    Snapshot latest = table.location().latestState(ProtocolError.INVALID);
+    Negotiation n = Negotiation.of(req, latest.protocol, fault);
+    if (!Negotiation.neededFeatures(latest.metadata).isEmpty()
+        && (!server.historyInDeltaFormat() || !n.reads(latest.metadata))) {
+      throw new ProtocolError(400, ProtocolError.UNSUPPORTED, "Delta protocol version ("
+          + latest.protocol.minReaderVersion + "," + latest.protocol.minWriterVersion + ") is too new for this "
+          + "version of Delta Standalone Reader/Writer (1,2). Please upgrade to a newer release.");
+    }
+    return negotiate(req, table, latest, fault);
+  }
+
+  private Lines lines(Negotiation n) {
+    return new Lines(n.delta, server.deletionVectorFileIds());
   }
 
   /** A snapshot's version must exist: the reference answers 400 {@code MALFORMED_REQUEST} otherwise. */
@@ -552,7 +595,10 @@ final class TableResponses {
         + Instant.ofEpochMilli(ts.lastEntry().getValue()) + ") of version " + ts.lastKey() + ".");
   }
 
-  /** A non-negative integer field of the query body; anything else answers 400 with {@code errorCode}. */
+  /**
+   * A non-negative integer field of the query body: a negative one answers 400 {@code INVALID_PARAMETER_VALUE},
+   * anything else not an integer 400 with {@code errorCode}.
+   */
   private static Long optLong(JsonNode body, String field, String errorCode) {
     JsonNode n = body.get(field);
     if (n == null || n.isNull()) {
@@ -568,17 +614,20 @@ final class TableResponses {
       throw new ProtocolError(400, errorCode, "invalid " + field + ": " + n);
     }
     if (v < 0) {
-      throw new ProtocolError(400, errorCode, field + " cannot be negative: " + v);
+      // refused before the snapshot path, so an invalid parameter whatever the field's other errors are
+      throw ProtocolError.invalid(field + " cannot be negative: " + v);
     }
     return v;
   }
 
-  private static long numRecords(AddFile f) {
+  /** The file's live rows by its stats: records minus those its deletion vector deletes. */
+  private static long liveRecords(AddFile f) {
+    long deleted = f.deletionVector == null ? 0 : f.deletionVector.cardinality;
     if (f.stats == null) {
       return 0;
     }
     try {
-      return Lines.JSON.readTree(f.stats).path("numRecords").asLong(0);
+      return Lines.JSON.readTree(f.stats).path("numRecords").asLong(0) - deleted;
     } catch (IOException e) {
       return 0;
     }

@@ -180,4 +180,67 @@ class DeltaLakeInteropTest {
     assertThat(spark.read().format("delta").option("versionAsOf", 1).load(path).count()).isEqualTo(20);
     assertThat(DeltaTable.forPath(spark, path).history().count()).isEqualTo(w.version() + 1);
   }
+
+  /** The checkpoint schema of Delta Lake 3.2 (v1 checkpoints, stats also as a struct): what its checkpoints hold. */
+  private static final String DV = "STRUCT<storageType: STRING, pathOrInlineDv: STRING, offset: INT, "
+      + "sizeInBytes: INT, cardinality: BIGINT, maxRowIndex: BIGINT>";
+  private static final String DELTA_32_CHECKPOINT = "txn STRUCT<appId: STRING, version: BIGINT, lastUpdated: BIGINT>,"
+      + " add STRUCT<path: STRING, partitionValues: MAP<STRING, STRING>, size: BIGINT, modificationTime: BIGINT,"
+      + " dataChange: BOOLEAN, tags: MAP<STRING, STRING>, deletionVector: " + DV + ", baseRowId: BIGINT,"
+      + " defaultRowCommitVersion: BIGINT, clusteringProvider: STRING, stats: STRING,"
+      + " stats_parsed: STRUCT<numRecords: BIGINT, minValues: STRUCT<id: BIGINT, ts: TIMESTAMP>>>,"
+      + " remove STRUCT<path: STRING, deletionTimestamp: BIGINT, dataChange: BOOLEAN, extendedFileMetadata: BOOLEAN,"
+      + " partitionValues: MAP<STRING, STRING>, size: BIGINT, deletionVector: " + DV + ", baseRowId: BIGINT,"
+      + " defaultRowCommitVersion: BIGINT>,"
+      + " metaData STRUCT<id: STRING, name: STRING, description: STRING, format: STRUCT<provider: STRING,"
+      + " options: MAP<STRING, STRING>>, schemaString: STRING, partitionColumns: ARRAY<STRING>,"
+      + " configuration: MAP<STRING, STRING>, createdTime: BIGINT>,"
+      + " protocol STRUCT<minReaderVersion: INT, minWriterVersion: INT, readerFeatures: ARRAY<STRING>,"
+      + " writerFeatures: ARRAY<STRING>>,"
+      + " domainMetadata STRUCT<domain: STRING, configuration: STRING, removed: BOOLEAN>";
+
+  @Test
+  void theKitReadsDeletionVectorsFromACheckpointSparkWroteInDeltaLake32sSchema() throws Exception {
+    DeltaTableWriter t = io.sharestream.testkit.delta.DeletionVectorMatrix.write(tmp.resolve("dv-checkpoint"), false,
+        false);
+    io.sharestream.testkit.delta.Snapshot at5 = t.log().snapshot(5);
+    List<String> lines = new ArrayList<>();
+    lines.add(at5.protocol.toJson().toString());
+    lines.add(at5.metadata.toJson().toString());
+    for (io.sharestream.testkit.delta.DeltaAction.AddFile f : at5.files()) {
+      com.fasterxml.jackson.databind.node.ObjectNode add = f.toJson();
+      add.with("add").put("dataChange", false).put("baseRowId", 0).putObject("tags").put("INSERTION_TIME", "1");
+      add.with("add").putObject("stats_parsed").put("numRecords", 3).putObject("minValues").put("id", 0)
+          .put("ts", "2024-01-01T00:00:00Z");
+      if (f.deletionVector != null) {
+        add.with("add").with("deletionVector").put("maxRowIndex", 2);
+      }
+      lines.add(add.toString());
+    }
+    // a tombstone of the file the DELETE of version 4 replaced, with its DV
+    lines.add(t.log().actions(4).stream().filter(a -> a instanceof io.sharestream.testkit.delta.DeltaAction.RemoveFile)
+        .findFirst().get().toJson().toString());
+    Path out = tmp.resolve("checkpoint-out");
+    spark.read().schema(DELTA_32_CHECKPOINT).json(spark.createDataset(lines,
+        org.apache.spark.sql.Encoders.STRING())).coalesce(1).write().parquet(out.toString());
+    Path part;
+    try (java.util.stream.Stream<Path> files = Files.list(out)) {
+      part = files.filter(p -> p.getFileName().toString().endsWith(".parquet")).findFirst().get();
+    }
+    Files.copy(part, t.log().checkpointFile(5));
+    for (long v = 0; v < 5; v++) {
+      Files.delete(t.log().commitFile(v));
+    }
+
+    DeltaLog fresh = new DeltaLog(t.dir());
+    assertThat(fresh.earliestVersion()).isEqualTo(5);
+    assertThat(fresh.snapshot(5).files()).extracting(f -> f.path + "|" + f.deletionVector)
+        .containsExactlyInAnyOrderElementsOf(at5.files().stream().map(f -> f.path + "|" + f.deletionVector)
+            .collect(Collectors.toList()));
+    DeltaTableWriter reopened = DeltaTableWriter.open(t.dir());
+    assertThat(reopened.readAll(5)).extracting(r -> r.get("id") + "/" + r.get("name"))
+        .containsExactlyInAnyOrderElementsOf(io.sharestream.testkit.delta.DeletionVectorMatrix.rowsAt(5));
+    assertThat(reopened.readAll()).extracting(r -> r.get("id") + "/" + r.get("name"))
+        .containsExactlyInAnyOrderElementsOf(io.sharestream.testkit.delta.DeletionVectorMatrix.rowsAt(8));
+  }
 }

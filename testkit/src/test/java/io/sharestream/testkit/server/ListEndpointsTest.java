@@ -25,7 +25,7 @@ class ListEndpointsTest {
       b.table("sales", "s" + (i % 2), "t" + i, dir, true);
     }
     b.table("marketing", "web", "clicks", dir, false);
-    server = b.start();
+    server = b.shareId("sales", "5c1d0b9e-7a3f-4e21-9d6b-2f8e4a1c3b70").start();
     http = new Http(server);
   }
 
@@ -35,11 +35,12 @@ class ListEndpointsTest {
   }
 
   @Test
-  void listSharesReturnsEveryShareWithIds() {
+  void listSharesReturnsEveryShareWithTheIdsConfigured() {
     Http.Response r = http.get("/shares");
     assertThat(r.status).isEqualTo(200);
     assertThat(r.json().path("items")).extracting(n -> n.path("name").asText()).containsExactly("sales", "marketing");
-    assertThat(r.json().path("items").get(0).path("id").asText()).isNotEmpty();
+    assertThat(r.json().path("items").get(0).path("id").asText()).isEqualTo("5c1d0b9e-7a3f-4e21-9d6b-2f8e4a1c3b70");
+    assertThat(r.json().path("items").get(1).has("id")).as("a share configured without id").isFalse();
     assertThat(r.json().has("nextPageToken")).isFalse();
   }
 

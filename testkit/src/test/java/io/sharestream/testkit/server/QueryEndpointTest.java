@@ -217,7 +217,7 @@ class QueryEndpointTest {
   void invalidQueriesAre400WithAReason() {
     assertError(http.query("s.sc.events", "not json"), "MALFORMED_REQUEST", "JSON");
     assertError(http.query("s.sc.events", "{\"version\":1,\"startingVersion\":1}"), "INVALID_PARAMETER_VALUE", "one of");
-    assertError(http.query("s.sc.events", "{\"version\":-1}"), "MALFORMED_REQUEST", "negative");
+    assertError(http.query("s.sc.events", "{\"version\":-1}"), "INVALID_PARAMETER_VALUE", "negative");
     assertError(http.query("s.sc.events", "{\"version\":99}"), "MALFORMED_REQUEST", "99");
     assertError(http.query("s.sc.events", "{\"startingVersion\":9}"), "INVALID_PARAMETER_VALUE",
         "cannot be greater than the latest version of the table(4)");

@@ -169,10 +169,10 @@ class ReferenceServerAnswersTest {
   }
 
   @Test
-  void answersEndingWithEndStreamActionSayItFirstInTheCapabilitiesHeader() {
+  void onlyAnswersToClientsAskingForEndStreamActionSayItInTheCapabilitiesHeader() {
     Http.Response paged = http.query("s.sc.events", "{\"maxFiles\":1}");
-    assertThat(paged.header("delta-sharing-capabilities"))
-        .isEqualTo("includeendstreamaction=true;responseformat=parquet");
+    assertThat(paged.header("delta-sharing-capabilities")).isEqualTo("responseformat=parquet");
+    assertThat(paged.lines().get(paged.lines().size() - 1).has("endStreamAction")).isTrue();
     Http.Response asked = http.query("s.sc.events", "{}", "delta-sharing-capabilities",
         "responseformat=parquet;includeendstreamaction=true");
     assertThat(asked.header("delta-sharing-capabilities"))
@@ -253,5 +253,39 @@ class ReferenceServerAnswersTest {
     Http.Response r = http.get(Http.tablePath("s.sc.cleaned") + "/version?startingTimestamp=2000-01-01T00:00:00Z");
     assertThat(r.header("Delta-Table-Version")).isEqualTo("3");
     assertThat(List.of(3L, 4L)).isEqualTo(t.log().timestamps().keySet().stream().collect(Collectors.toList()));
+  }
+
+  @Test
+  void aNegativeVersionIsAnInvalidParameterRefusedBeforeTheSnapshotPath() {
+    assertError(http.query("s.sc.events", "{\"version\":-1}"), "INVALID_PARAMETER_VALUE", "negative");
+    assertError(http.query("s.sc.events", "{\"version\":\"abc\"}"), "MALFORMED_REQUEST", "version");
+  }
+
+  @Test
+  void sharesConfiguredWithoutIdsAreListedWithoutThem() {
+    assertThat(http.get("/shares/s").json().path("share").toString()).isEqualTo("{\"name\":\"s\"}");
+    assertThat(http.get("/shares").json().path("items").get(0).toString()).isEqualTo("{\"name\":\"s\"}");
+    assertThat(http.get("/shares/s/all-tables").json().path("items").get(0).has("shareId")).isFalse();
+    assertThat(http.get("/shares/s/schemas/sc/tables").json().path("items").get(0).has("shareId")).isFalse();
+  }
+
+  @Test
+  void aPagedSnapshotAtAVersionCarriesTheCommitTimestampOnEveryFileLine() {
+    Http.Response r = http.query("s.sc.events", "{\"version\":2,\"maxFiles\":2}");
+    assertThat(r.lines("file")).hasSize(2).allSatisfy(f -> {
+      assertThat(f.path("version").asLong()).isEqualTo(2);
+      assertThat(f.path("timestamp").asLong()).isEqualTo(events.log().timestamp(2));
+    });
+    assertThat(http.query("s.sc.events", "{\"maxFiles\":2}").lines("file"))
+        .allSatisfy(f -> assertThat(f.has("timestamp")).isFalse());
+  }
+
+  @Test
+  void aPagedAnswerOfATableSharedWithoutHistoryKeepsItsChangeDataFeedConfiguration() {
+    server.tables().add("s", "sc", "nohistory", events.dir(), false);
+    JsonNode paged = http.query("s.sc.nohistory", "{\"maxFiles\":1}").lines("metaData").get(0);
+    assertThat(paged.path("configuration").path("enableChangeDataFeed").asText()).isEqualTo("true");
+    JsonNode whole = http.query("s.sc.nohistory", "{}").lines("metaData").get(0);
+    assertThat(whole.path("configuration").has("enableChangeDataFeed")).isFalse();
   }
 }

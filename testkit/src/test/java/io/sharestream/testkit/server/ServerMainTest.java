@@ -32,6 +32,26 @@ class ServerMainTest {
   }
 
   @Test
+  void theConfigGivesShareIdsAndSwitchesHistoryInDeltaFormat() throws Exception {
+    DeltaTableWriter dv = DeltaTableWriter.create(tmp.resolve("dv"), Fixtures.EVENTS).deletionVectors(true).commit();
+    dv.append(Fixtures.events(0, 2));
+    Path config = Files.writeString(tmp.resolve("tables.json"), "{\"tables\":["
+        + "{\"name\":\"analytics.streaming.dv\",\"location\":\"dv\"}],"
+        + "\"shareIds\":{\"analytics\":\"share-id-1\"},\"historyInDeltaFormat\":false}");
+    try (DeltaSharingServer server = ServerMain.start(new String[] {"--config", config.toString(), "--token", "t"})) {
+      Http http = new Http(server, "t");
+      assertThat(http.get("/shares/analytics").json().path("share").path("id").asText()).isEqualTo("share-id-1");
+      String caps = "responseformat=delta;readerfeatures=deletionvectors";
+      assertThat(http.query("analytics.streaming.dv", "{}", "delta-sharing-capabilities", caps).status)
+          .isEqualTo(200);
+      Http.Response history = http.query("analytics.streaming.dv", "{\"startingVersion\":0}",
+          "delta-sharing-capabilities", caps);
+      assertThat(history.status).isEqualTo(400);
+      assertThat(history.message()).contains("(3,7) is too new");
+    }
+  }
+
+  @Test
   void badArgumentsNameTheProblem() throws Exception {
     assertThatThrownBy(() -> ServerMain.start(new String[] {})).hasMessageContaining("--config is required");
     assertThatThrownBy(() -> ServerMain.start(new String[] {"--bogus", "1"})).hasMessageContaining("--bogus");
