@@ -196,7 +196,7 @@ public final class CoreBenchmark {
         for (int ahead = i; footers != null && ahead < Math.min(units.size(), i + 5); ahead++) {
           inputs.get(ahead).prefetchFooter(footers);
         }
-        try (UnitReader r = UnitReader.open(client, inputs.get(i), units.get(i), urls.get(i), schema, List.of(),
+        try (UnitReader r = UnitReader.open(client, inputs.get(i), units.get(i), urls.get(i), schema,
             ReadSettings.DEFAULT, 0)) {
           while (r.hasNext()) {
             r.next();

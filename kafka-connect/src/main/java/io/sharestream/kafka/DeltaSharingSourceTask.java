@@ -79,7 +79,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
       RecordConverter converter = new RecordConverter(table, config.topic(table), keys.getOrDefault(table, List.of()),
           config.tombstonesOnDelete(), config.timePrecisionMode());
       streams.add(new TableStream(table, client, config.streamSettings(), converter,
-          new TableMetrics(connector, task, table), config, footers, clock));
+          new TableMetrics(connector, task, table), config, footers, clock, context.transactionContext() != null));
     }
     LOG.info("Task {} of {} streams {}", task, connector, config.tables());
   }
@@ -163,7 +163,10 @@ public final class DeltaSharingSourceTask extends SourceTask {
     }
   }
 
-  /** With connector-defined transactions, commits after each record that completes a Delta version. */
+  /**
+   * With connector-defined transactions, commits after each record that completes a Delta version (the last row of
+   * a version, or a heartbeat for versions that ended without rows).
+   */
   private void endTransactions(List<SourceRecord> out) {
     TransactionContext tx = context.transactionContext();
     if (tx == null) {

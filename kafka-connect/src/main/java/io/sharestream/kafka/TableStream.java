@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * One table of a task: where it stands ({@link Position}), the files planned next, the file being read. Each
  * {@link #poll} turns rows into records until the budget is spent or the table is caught up, planning more files as
  * it goes and asking for new versions at most once per poll interval. A row's record carries the position after it,
- * so a restart resumes at the next row; the last row of a file carries the position after the file.
+ * so a restart resumes at the next row; the last row of a file carries the position after the file, or after its
+ * version when it is the version's last file. Versions read to their end without a record to carry it get a
+ * heartbeat: after a heartbeat interval, or at once with connector-defined transactions (so each ends one).
  */
 final class TableStream implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TableStream.class);
@@ -45,6 +47,7 @@ final class TableStream implements AutoCloseable {
   private final int filesPerBatch;
   private final Executor footers;
   private final Clock clock;
+  private final boolean transactional;
 
   private SharingStreamPlanner planner;
   private Position position;
@@ -61,8 +64,9 @@ final class TableStream implements AutoCloseable {
   private Position stored;
   private long storedAt;
 
+  /** {@code transactional}: the worker commits transactions where the connector says (at Delta versions). */
   TableStream(TableRef table, DeltaSharingClient client, StreamSettings settings, RecordConverter converter,
-      TableMetrics metrics, DeltaSharingSourceConfig config, Executor footers, Clock clock) {
+      TableMetrics metrics, DeltaSharingSourceConfig config, Executor footers, Clock clock, boolean transactional) {
     this.table = table;
     this.client = client;
     this.settings = settings;
@@ -74,6 +78,7 @@ final class TableStream implements AutoCloseable {
     this.filesPerBatch = config.filesPerBatch();
     this.footers = footers;
     this.clock = clock;
+    this.transactional = transactional;
   }
 
   TableRef table() {
@@ -144,8 +149,8 @@ final class TableStream implements AutoCloseable {
     metrics.currentVersion.set(position.tableVersion());
     metrics.latestKnownVersion.set(planner.latestVersion());
     metrics.lastSuccessfulPollTime.set(clock.millis());
-    if (left == budget) {
-      heartbeat(out);
+    if (left == budget || versionDoneWithoutRecord()) {
+      heartbeat(out, versionDoneWithoutRecord());
     }
     return reader != null || !pending.isEmpty() || clock.millis() >= nextPlanAt;
   }
@@ -185,7 +190,7 @@ final class TableStream implements AutoCloseable {
     long startRow = position.insideFile() && position.tableVersion() == unit.version()
         && position.index() == unit.index() && position.isStartingVersion() == unit.isStartingVersion()
         ? position.row() + 1 : 0;
-    reader = UnitReader.open(client, input, unit, unitUrls, unit.schema(), planner.metadata().partitionColumns(),
+    reader = UnitReader.open(client, input, unit, unitUrls, unit.schema(),
         settings.read(), startRow);
   }
 
@@ -204,8 +209,7 @@ final class TableStream implements AutoCloseable {
         held = row;
         return added;
       }
-      Position after = reader.hasNext() ? unit.rowPosition(row.rowIndex())
-          : pending.isEmpty() ? planEnd : unit.endPosition();
+      Position after = reader.hasNext() ? unit.rowPosition(row.rowIndex()) : afterFile();
       converter.add(unit, row, after, out);
       position = after;
       stored = after;
@@ -215,28 +219,56 @@ final class TableStream implements AutoCloseable {
     }
   }
 
+  /**
+   * The position after the open file: after the plan when it is the plan's last; after its version when the next
+   * file planned is of a later version (so the record carrying it ends a Delta version, and a transaction); else
+   * after the file.
+   */
+  private Position afterFile() {
+    if (pending.isEmpty()) {
+      return planEnd;
+    }
+    WorkUnit next = pending.peek();
+    if (next.version() != unit.version() || next.isStartingVersion() != unit.isStartingVersion()) {
+      return Position.beforeVersion(unit.tableId(), unit.version() + 1, false);
+    }
+    return unit.endPosition();
+  }
+
   private void finishFile() {
     reader.close();
     reader = null;
     metrics.filesRead.incrementAndGet();
     metrics.bytesRead.addAndGet(input.bytesRead());
     if (position.compareTo(unit.endPosition()) < 0) {
-      position = pending.isEmpty() && planEnd != null ? planEnd : unit.endPosition(); // a file without rows to emit
+      position = pending.isEmpty() && planEnd != null ? planEnd : afterFile(); // a file without rows to emit
     }
     unit = null;
     input = null;
   }
 
-  /** A heartbeat when the position moved past the stored offset without records for a heartbeat interval. */
-  private void heartbeat(List<SourceRecord> out) {
-    long now = clock.millis();
-    if (heartbeatInterval.isZero() || position.equals(stored) || reader != null
-        || now - storedAt < heartbeatInterval.toMillis()) {
+  /**
+   * With connector-defined transactions: whether Delta versions were read to their end after the last record
+   * without one carrying their end (their last files had no rows to emit), so a heartbeat must end the transaction.
+   */
+  private boolean versionDoneWithoutRecord() {
+    return transactional && reader == null && pending.isEmpty() && position.index() == -1
+        && position.compareTo(stored) > 0;
+  }
+
+  /**
+   * A heartbeat when the position moved past the stored offset without records for a heartbeat interval, or at
+   * once when {@code now}.
+   */
+  private void heartbeat(List<SourceRecord> out, boolean now) {
+    long time = clock.millis();
+    if (position.equals(stored) || reader != null
+        || (!now && (heartbeatInterval.isZero() || time - storedAt < heartbeatInterval.toMillis()))) {
       return;
     }
-    out.add(converter.heartbeat(heartbeatTopic, position, now));
+    out.add(converter.heartbeat(heartbeatTopic, position, time));
     stored = position;
-    storedAt = now;
+    storedAt = time;
   }
 
   /**

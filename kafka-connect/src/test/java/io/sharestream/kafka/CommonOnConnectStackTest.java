@@ -73,8 +73,7 @@ class CommonOnConnectStackTest {
           Clock.systemUTC())) {
         List<String> seen = new ArrayList<>();
         for (WorkUnit u : planner.plan(planner.initialPosition(), AdmissionLimits.UNLIMITED).units()) {
-          try (UnitReader r = UnitReader.open(client, u, planner.urls(u), planner.schema(),
-              planner.metadata().partitionColumns(), ReadSettings.DEFAULT, 0)) {
+          try (UnitReader r = UnitReader.open(client, u, planner.urls(u), planner.schema(), ReadSettings.DEFAULT, 0)) {
             while (r.hasNext()) {
               ChangeRow c = r.next();
               seen.add(c.row().get("id") + ":" + c.changeType() + ":" + c.row().get("amount") + ":"

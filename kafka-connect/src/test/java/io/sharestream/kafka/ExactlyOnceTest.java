@@ -90,4 +90,75 @@ class ExactlyOnceTest {
         .map(r -> r.headers.get(RecordConverter.HEADER_VERSION)).distinct().collect(Collectors.toList());
     assertThat(versions).hasSize(20);
   }
+
+  /**
+   * Streams {@code table} from version 0 with transactions at Delta versions and waits, with a {@code read_committed}
+   * consumer, for {@code expected} records and for the stored offset to reach the table's end.
+   */
+  private void committedThroughTheLastVersion(String name, DeltaTableWriter table, int expected, String... extra)
+      throws Exception {
+    server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true).start();
+    String profile = server.writeProfile(tmp.resolve(name + ".share")).toString();
+    Map<String, String> config = ConnectHarness.config(profile, "s.sc.t", "startingVersion", "0",
+        "topic.prefix", name + ".", "exactly.once.support", "required", "transaction.boundary", "connector");
+    for (int i = 0; i < extra.length; i += 2) {
+      config.put(extra[i], extra[i + 1]);
+    }
+    harness.deploy(name, config, 1);
+    assertThat(harness.read(name + ".s.sc.t", expected, ConnectorStreamingTest.WAIT, true)).hasSize(expected);
+    long end = table.version() + 1;
+    long deadline = System.nanoTime() + ConnectorStreamingTest.WAIT.toNanos();
+    Object stored = null;
+    while (System.nanoTime() < deadline) {
+      for (org.apache.kafka.connect.runtime.rest.entities.ConnectorOffset o : harness.connect.connectorOffsets(name)
+          .offsets()) {
+        stored = o.offset().get("tableVersion");
+      }
+      if (stored != null && ((Number) stored).longValue() == end) {
+        break;
+      }
+      Thread.sleep(200);
+    }
+    assertThat(stored).as("the committed offset of " + name).isEqualTo(end);
+    harness.connect.assertions().assertConnectorAndExactlyNumTasksAreRunning(name, 1, "the task failed");
+  }
+
+  @Test
+  void versionTransactionsCommitWhenTheLastVersionEmitsNoRow() throws Exception {
+    // 4 appends, an UPDATE, then a DELETE whose change data holds only the delete: nothing to emit by default
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("t1"), ConnectorStreamingTest.EVENTS)
+        .changeDataFeed(true).commit();
+    for (int v = 0; v < 4; v++) {
+      table.append(ConnectorStreamingTest.events(v * 10L, v * 10L + 10));
+    }
+    table.updateWhere(r -> r.get("id").equals(3L), r -> {
+      r.put("user", "updated");
+      return r;
+    });
+    table.deleteWhere(r -> r.get("id").equals(5L));
+    committedThroughTheLastVersion("eos-delete-tail", table, 41); // 40 inserts and the update's post-image
+  }
+
+  @Test
+  void versionTransactionsCommitAnOptimizeOnlyTail() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("optimized"), ConnectorStreamingTest.EVENTS)
+        .commit();
+    table.append(ConnectorStreamingTest.events(0, 10));
+    table.append(ConnectorStreamingTest.events(10, 20));
+    table.compact();
+    committedThroughTheLastVersion("eos-optimize-tail", table, 20);
+  }
+
+  @Test
+  void versionTransactionsCommitASkippedChangeCommitTail() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("skipped"), ConnectorStreamingTest.EVENTS)
+        .commit();
+    table.append(ConnectorStreamingTest.events(0, 10));
+    table.append(ConnectorStreamingTest.events(10, 20));
+    table.updateWhere(r -> r.get("id").equals(3L), r -> {
+      r.put("user", "updated");
+      return r;
+    });
+    committedThroughTheLastVersion("eos-skip-tail", table, 20, "skipChangeCommits", "true");
+  }
 }

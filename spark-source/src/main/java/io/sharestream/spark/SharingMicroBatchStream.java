@@ -25,13 +25,15 @@ import org.slf4j.LoggerFactory;
  * The stream: offsets are the core planner's positions, micro-batches its plans under Spark's admission control
  * ({@code maxFilesPerTrigger}, a soft {@code maxBytesPerTrigger}; everything for {@code Trigger.Once}). A batch's
  * files are the same whenever Spark asks for them (the planner's answer for a range is deterministic, and cached here,
- * so asking again lists nothing). Offsets read back from a checkpoint must belong to this table.
+ * so asking again lists nothing). Offsets read back from a checkpoint must belong to this table; the first one is
+ * kept there too ({@link InitialOffsetLog}).
  */
 final class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissionControl {
   private static final Logger LOG = LoggerFactory.getLogger(SharingMicroBatchStream.class);
 
   private final ScanContext scan;
   private final SharingStreamPlanner planner;
+  private final InitialOffsetLog initialOffset;
   private final Map<String, InputPartition[]> partitions = new LinkedHashMap<String, InputPartition[]>(8, 0.75f,
       true) {
     private static final long serialVersionUID = 1L;
@@ -42,8 +44,10 @@ final class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissi
     }
   };
 
-  SharingMicroBatchStream(ScanContext scan) {
+  SharingMicroBatchStream(ScanContext scan, String checkpointLocation) {
     this.scan = scan;
+    this.initialOffset = new InitialOffsetLog(checkpointLocation, SparkSession.active().sessionState()
+        .newHadoopConf());
     // table version polls happen at most this often, however fast the trigger
     long pollMs = Long.parseLong(SparkSession.active().sessionState().conf().getConfString(
         DeltaSharingOptions.VERSION_POLL_INTERVAL_CONF,
@@ -58,11 +62,16 @@ final class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissi
     }
   }
 
+  /** Where the stream starts: resolved from the starting options once, then kept under the checkpoint. */
   @Override
   public Offset initialOffset() {
-    Position start = planner.initialPosition();
-    LOG.info("Stream of {} starts at {} ({})", scan.options.table(), start, scan.options.stream().startingPoint());
-    return new SharingOffset(start);
+    SharingOffset start = initialOffset.getOrCreate(() -> {
+      Position p = planner.initialPosition();
+      LOG.info("Stream of {} starts at {} ({})", scan.options.table(), p, scan.options.stream().startingPoint());
+      return new SharingOffset(p);
+    });
+    start.position().checkTable(planner.metadata().id(), scan.options.table().toString());
+    return start;
   }
 
   @Override

@@ -49,7 +49,7 @@ final class SharingScan implements Scan {
   @Override
   public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
     scan.options.checkForStreaming();
-    return new SharingMicroBatchStream(scan);
+    return new SharingMicroBatchStream(scan, checkpointLocation);
   }
 
   @Override

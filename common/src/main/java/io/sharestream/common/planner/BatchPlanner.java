@@ -85,7 +85,8 @@ public final class BatchPlanner {
     List<WorkUnit> units = new ArrayList<>();
     for (FileAction f : files) {
       units.add(new WorkUnit(table.toString(), metadata.id(), listed, units.size(), f, null,
-          f.timestamp() == null ? 0 : f.timestamp(), WorkUnit.RowSource.ADDED, false, false, spec, metadata.schema()));
+          f.timestamp() == null ? 0 : f.timestamp(), WorkUnit.RowSource.ADDED, false, false, spec, metadata.schema(),
+          metadata.partitionColumns()));
     }
     return new Plan(metadata, listed, units);
   }

@@ -23,10 +23,26 @@ final class CommitRules {
     final List<FileAction> removes = new ArrayList<>();
     final List<FileAction> changeData = new ArrayList<>();
 
+    /** The adds all have {@code dataChange=false}: a rewrite (OPTIMIZE), or snapshot files from a checkpoint. */
+    final boolean addsWithoutDataChange;
+
+    /** A version's actions from history (where a rewrite without data change is left out, if a server sent it). */
     Commit(long version, List<FileAction> actions) {
+      this(version, actions, false);
+    }
+
+    /**
+     * {@code fromSnapshots}: derived from two snapshots, whose files' {@code dataChange} says little (every file read
+     * from a checkpoint has false), so every action counts.
+     */
+    Commit(long version, List<FileAction> actions, boolean fromSnapshots) {
       this.version = version;
+      boolean noDataChange = true;
       for (FileAction f : actions) {
-        if (!f.dataChange()) {
+        if (f.kind() == FileAction.Kind.ADD) {
+          noDataChange &= !f.dataChange();
+        }
+        if (!f.dataChange() && !fromSnapshots) {
           continue; // a rewrite without data change (OPTIMIZE): a server should not send it for history
         }
         switch (f.kind()) {
@@ -40,6 +56,26 @@ final class CommitRules {
             adds.add(f);
         }
       }
+      this.addsWithoutDataChange = noDataChange && !adds.isEmpty();
+    }
+
+    /**
+     * Whether a commit derived from snapshots may be a rewrite that kept every row (OPTIMIZE, REORG): it removed
+     * files, added files without data change, and as many live rows as it removed (where stats tell).
+     */
+    boolean mayKeepRows() {
+      if (removes.isEmpty() || !addsWithoutDataChange) {
+        return false;
+      }
+      long removed = 0;
+      long added = 0;
+      for (FileAction r : removes) {
+        removed = r.liveRecords() < 0 || removed < 0 ? -1 : removed + r.liveRecords();
+      }
+      for (FileAction a : adds) {
+        added = a.liveRecords() < 0 || added < 0 ? -1 : added + a.liveRecords();
+      }
+      return removed < 0 || added < 0 || removed == added;
     }
 
     /** Whether the commit removes or rewrites data (UPDATE, DELETE, MERGE, overwrite). */
@@ -74,6 +110,13 @@ final class CommitRules {
   static List<Part> added(List<FileAction> files) {
     List<Part> out = new ArrayList<>();
     files.forEach(f -> out.add(new Part(f, null, RowSource.ADDED, false)));
+    return out;
+  }
+
+  /** The live rows of a commit's removed files, as deletes. */
+  static List<Part> removed(Commit c) {
+    List<Part> out = new ArrayList<>();
+    c.removes.forEach(f -> out.add(new Part(f, null, RowSource.REMOVED, false)));
     return out;
   }
 
@@ -119,9 +162,9 @@ final class CommitRules {
         out.add(new Part(add, previous, RowSource.DELETION_VECTOR_CHANGE, false));
       }
     }
-    for (FileAction r : c.removes) {
-      if (!readded.containsKey(r.id())) {
-        out.add(new Part(r, null, RowSource.REMOVED, false));
+    for (Part r : removed(c)) {
+      if (!readded.containsKey(r.file.id())) {
+        out.add(r);
       }
     }
     return out;

@@ -187,7 +187,9 @@ public final class Position implements Comparable<Position> {
   public void checkNotBefore(Position previous) {
     if (compareTo(previous) < 0) {
       throw new InvalidPositionException("The stream's position would move backwards from " + previous + " to "
-          + this + ". The checkpoint/offsets were edited or mixed up; restore them or start again.");
+          + this + ": the stored offsets do not follow each other, which happens when a checkpoint or offset store "
+          + "was edited or mixed up with another query's (or, for Spark, when a query of an earlier release of "
+          + "this source stopped in its first batch). Restore them, or start from a new checkpoint.");
     }
   }
 

@@ -33,6 +33,8 @@ final class SchemaTracker {
   private final boolean mapped;
   /** Schemas from the versions where they changed, after the start. */
   private final TreeMap<Long, StructType> changes = new TreeMap<>();
+  /** Partition column names from the versions where a rename changed them (evolving engines only). */
+  private final TreeMap<Long, List<String>> partitionColumns = new TreeMap<>();
   /** Versions a stream cannot read past, with the reason. */
   private final TreeMap<Long, IncompatibleSchemaChangeException> stops = new TreeMap<>();
 
@@ -53,6 +55,17 @@ final class SchemaTracker {
   synchronized StructType schemaAt(long version) {
     Map.Entry<Long, StructType> e = changes.floorEntry(version);
     return e == null ? start.schema() : e.getValue();
+  }
+
+  /** The partition columns of {@code version}, named as in {@link #schemaAt}. */
+  synchronized List<String> partitionColumnsAt(long version) {
+    Map.Entry<Long, List<String>> e = partitionColumns.floorEntry(version);
+    return e == null ? start.partitionColumns() : e.getValue();
+  }
+
+  /** Whether a stream may read {@code version} (no rename or drop stopped it at or before it). */
+  synchronized boolean readable(long version) {
+    return stops.floorEntry(version) == null;
   }
 
   /** Fails when a stream may not read {@code version}: a rename or drop stopped it there. */
@@ -110,6 +123,7 @@ final class SchemaTracker {
       LOG.info("Schema change of {} at version {}: {}; rows from that version on carry the new schema", table,
           version, what);
       changes.put(version, m.schema());
+      partitionColumns.put(version, m.partitionColumns());
       return;
     }
     stops.put(version, new IncompatibleSchemaChangeException("The schema of " + table + " changed at version "

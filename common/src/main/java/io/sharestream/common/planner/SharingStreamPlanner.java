@@ -180,8 +180,12 @@ public final class SharingStreamPlanner implements StreamPlanner {
       Window w = pos.isStartingVersion() ? snapshot(pos.tableVersion())
           : window(pos.tableVersion(), Math.min(top, pos.tableVersion() + settings.versionsPerRequest() - 1));
       for (long v = pos.tableVersion(); v <= w.end; v++) {
-        if (!w.snapshot) {
-          schemas.checkReadable(v); // a rename or drop stops the stream here, after the versions before it
+        if (!w.snapshot && !schemas.readable(v)) {
+          // a rename or drop stops the stream here: first the versions before it, then the failure
+          if (!out.isEmpty() || !pos.equals(from)) {
+            return new Plan(out, pos);
+          }
+          schemas.checkReadable(v);
         }
         List<WorkUnit> units = w.units(v);
         int first = v != pos.tableVersion() ? 0 : (int) (pos.insideFile() ? pos.index() : pos.index() + 1);
@@ -466,15 +470,25 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return units(c.version, parts, ts, false, spec);
   }
 
-  /** Any mode, from snapshots: each version's removes and adds derived from the snapshots around it. */
+  /**
+   * Any mode, from snapshots: each version's removes and adds derived from the snapshots around it; a version that
+   * only rewrote files without changing rows (OPTIMIZE) is recognized by its rows and emits nothing.
+   */
   private Window snapshotDiffWindow(long start, long end) {
     Listed l = list(FetchSpec.snapshotDiff(start, end));
     Window w = new Window(start, end, false);
     for (long v = start; v <= end; v++) {
       FetchSpec one = FetchSpec.snapshotDiff(v, v); // a URL refresh lists just the two snapshots of its version
-      Commit c = l.commit(v);
-      w.byVersion.put(v, settings.readChangeFeed() ? changeFeed(c, l.timestamp(v), one)
-          : dataChanges(c, l.timestamp(v), false, one));
+      Commit c = new Commit(v, l.files.getOrDefault(v, List.of()), true);
+      long ts = l.timestamp(v);
+      if (c.mayKeepRows() && RewriteCheck.keepsRows(client, lister, units(v, CommitRules.removed(c), ts, false, one),
+          units(v, CommitRules.added(c.adds), ts, false, one), settings.read())) {
+        logOnce(v, "Version {} of {} rewrote {} files into {} without changing rows (OPTIMIZE): nothing to emit", v,
+            table, c.removes.size(), c.adds.size());
+        w.byVersion.put(v, List.of());
+        continue;
+      }
+      w.byVersion.put(v, settings.readChangeFeed() ? changeFeed(c, ts, one) : dataChanges(c, ts, false, one));
     }
     cache(FetchSpec.snapshotDiff(start, end), w);
     return w;
@@ -485,10 +499,11 @@ public final class SharingStreamPlanner implements StreamPlanner {
     List<Part> sorted = new ArrayList<>(parts);
     sorted.sort(FILE_ORDER);
     StructType schema = schemas.schemaAt(v);
+    List<String> partitionColumns = schemas.partitionColumnsAt(v);
     List<WorkUnit> out = new ArrayList<>();
     for (Part p : sorted) {
       out.add(new WorkUnit(table.toString(), startMetadata.id(), v, out.size(), p.file, p.previous, ts, p.source,
-          p.newImagesOnly, snapshot, spec, schema));
+          p.newImagesOnly, snapshot, spec, schema, partitionColumns));
     }
     return out;
   }

@@ -11,7 +11,6 @@ import io.sharestream.common.types.StructField;
 import io.sharestream.common.types.StructType;
 import java.io.Closeable;
 import java.util.Iterator;
-import java.util.List;
 import java.util.NoSuchElementException;
 import org.apache.parquet.io.InputFile;
 
@@ -45,12 +44,12 @@ public final class UnitReader implements Iterator<ChangeRow>, Closeable {
   }
 
   /**
-   * Opens {@code unit} for rows of {@code readSchema} (table columns), from row {@code startRow} of its file, over
-   * a new {@link #input}.
+   * Opens {@code unit} for rows of {@code readSchema} (table columns; its partition columns filled from the file's
+   * partition values), from row {@code startRow} of its file, over a new {@link #input}.
    */
   public static UnitReader open(DeltaSharingClient client, WorkUnit unit, UnitUrls urls, StructType readSchema,
-      List<String> partitionColumns, ReadSettings settings, long startRow) {
-    return open(client, input(client, unit, urls), unit, urls, readSchema, partitionColumns, settings, startRow);
+      ReadSettings settings, long startRow) {
+    return open(client, input(client, unit, urls), unit, urls, readSchema, settings, startRow);
   }
 
   /**
@@ -58,7 +57,7 @@ public final class UnitReader implements Iterator<ChangeRow>, Closeable {
    * deletion vectors are fetched first, and a file none of whose rows are selected is not opened at all.
    */
   public static UnitReader open(DeltaSharingClient client, InputFile input, WorkUnit unit, UnitUrls urls,
-      StructType readSchema, List<String> partitionColumns, ReadSettings settings, long startRow) {
+      StructType readSchema, ReadSettings settings, long startRow) {
     UnitRows rows = UnitRows.load(client, unit, urls);
     StructType fileSchema = readSchema;
     int changeTypeIndex = -1;
@@ -67,7 +66,7 @@ public final class UnitReader implements Iterator<ChangeRow>, Closeable {
       changeTypeIndex = fileSchema.size() - 1;
     }
     ParquetRowReader reader = rows.selection().selectsNothing() ? null : ParquetRowReader.open(input,
-        unit.describe(), fileSchema, partitionColumns, unit.file().partitionValues(), settings, startRow,
+        unit.describe(), fileSchema, unit.partitionColumns(), unit.file().partitionValues(), settings, startRow,
         rows.selection());
     return new UnitReader(unit, rows, reader, readSchema, changeTypeIndex);
   }

@@ -2,6 +2,7 @@ package io.sharestream.common.planner;
 
 import io.sharestream.common.model.FileAction;
 import io.sharestream.common.types.StructType;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -39,6 +40,7 @@ public final class WorkUnit implements java.io.Serializable {
   private final boolean isStartingVersion;
   private final FetchSpec fetch;
   private final StructType schema;
+  private final List<String> partitionColumns;
 
   /**
    * {@code table} names the table in messages; {@code previous} is the remove of {@code file}'s data file for
@@ -46,7 +48,7 @@ public final class WorkUnit implements java.io.Serializable {
    */
   public WorkUnit(String table, String tableId, long version, long index, FileAction file, FileAction previous,
       long commitTimestamp, RowSource source, boolean newImagesOnly, boolean isStartingVersion, FetchSpec fetch,
-      StructType schema) {
+      StructType schema, List<String> partitionColumns) {
     this.table = Objects.requireNonNull(table);
     this.tableId = Objects.requireNonNull(tableId);
     this.version = version;
@@ -59,6 +61,7 @@ public final class WorkUnit implements java.io.Serializable {
     this.isStartingVersion = isStartingVersion;
     this.fetch = Objects.requireNonNull(fetch);
     this.schema = Objects.requireNonNull(schema);
+    this.partitionColumns = List.copyOf(partitionColumns);
     if ((source == RowSource.DELETION_VECTOR_CHANGE) != (previous != null)) {
       throw new IllegalArgumentException("a deletion vector change unit (and only it) has the previous file");
     }
@@ -122,6 +125,11 @@ public final class WorkUnit implements java.io.Serializable {
     return schema;
   }
 
+  /** The table's partition columns, named as in {@link #schema()}. */
+  public List<String> partitionColumns() {
+    return partitionColumns;
+  }
+
   /** Whether reading the unit needs a deletion vector (its file's, or the previous one's). */
   public boolean hasDeletionVectors() {
     return file.deletionVector() != null || (previous != null && previous.deletionVector() != null);
@@ -149,7 +157,7 @@ public final class WorkUnit implements java.io.Serializable {
   /** The same unit with refreshed file URLs. */
   public WorkUnit withFiles(FileAction refreshed, FileAction refreshedPrevious) {
     return new WorkUnit(table, tableId, version, index, refreshed, refreshedPrevious, commitTimestamp, source,
-        newImagesOnly, isStartingVersion, fetch, schema);
+        newImagesOnly, isStartingVersion, fetch, schema, partitionColumns);
   }
 
   /** Names the unit's file in messages: table, version and file id. */

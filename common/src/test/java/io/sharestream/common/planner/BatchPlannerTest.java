@@ -22,7 +22,7 @@ class BatchPlannerTest {
     List<String> out = new ArrayList<>();
     for (WorkUnit u : plan.units()) {
       try (UnitReader r = UnitReader.open(f.client, u, new UnitUrls(new FileLister(f.client, new TableRef("s", "sc", "t"), null), u),
-          plan.metadata().schema(), List.of(), ReadSettings.DEFAULT, 0)) {
+          plan.metadata().schema(), ReadSettings.DEFAULT, 0)) {
         r.forEachRemaining(c -> out.add(c.row().get("id") + ":" + c.changeType() + "@" + u.version()
             + "/" + c.row().get("name")));
       }

@@ -100,7 +100,7 @@ class PlannerBehaviourTest {
       List<WorkUnit> again = p.plan(mid, AdmissionLimits.files(1)).units();
       assertThat(again.get(0).file().id()).isEqualTo(first.file().id());
       List<Long> rows = new ArrayList<>();
-      try (UnitReader r = UnitReader.open(f.client, again.get(0), p.urls(again.get(0)), p.schema(), List.of(),
+      try (UnitReader r = UnitReader.open(f.client, again.get(0), p.urls(again.get(0)), p.schema(),
           ReadSettings.DEFAULT, mid.row() + 1)) {
         r.forEachRemaining(c -> rows.add(c.rowIndex()));
       }
@@ -278,7 +278,7 @@ class PlannerBehaviourTest {
         WorkUnit u = p.plan(p.initialPosition(), AdmissionLimits.UNLIMITED).units().get(0);
         long count = 0;
         long last = -1;
-        try (UnitReader r = UnitReader.open(client, u, p.urls(u), p.schema(), List.of(), ReadSettings.DEFAULT,
+        try (UnitReader r = UnitReader.open(client, u, p.urls(u), p.schema(), ReadSettings.DEFAULT,
             0)) {
           while (r.hasNext()) {
             ChangeRow c = r.next();

@@ -49,8 +49,7 @@ final class PlannerFixture implements AutoCloseable {
     for (int guard = 0; guard < 1000; guard++) {
       StreamPlanner.Plan p = planner.plan(pos, limits);
       for (WorkUnit u : p.units()) {
-        try (UnitReader r = UnitReader.open(client, u, planner.urls(u), planner.schema(),
-            planner.metadata().partitionColumns(), ReadSettings.DEFAULT, 0)) {
+        try (UnitReader r = UnitReader.open(client, u, planner.urls(u), planner.schema(), ReadSettings.DEFAULT, 0)) {
           r.forEachRemaining(c -> out.add(c.row().get("id") + ":" + c.changeType() + "@" + u.version()
               + (c.row().get("name") == null ? "" : "/" + c.row().get("name"))));
         }
