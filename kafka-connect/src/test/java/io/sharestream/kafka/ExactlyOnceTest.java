@@ -108,13 +108,13 @@ class ExactlyOnceTest {
     assertThat(harness.read(name + ".s.sc.t", expected, ConnectorStreamingTest.WAIT, true)).hasSize(expected);
     long end = table.version() + 1;
     long deadline = System.nanoTime() + ConnectorStreamingTest.WAIT.toNanos();
-    Object stored = null;
+    Long stored = null;
     while (System.nanoTime() < deadline) {
       for (org.apache.kafka.connect.runtime.rest.entities.ConnectorOffset o : harness.connect.connectorOffsets(name)
           .offsets()) {
-        stored = o.offset().get("tableVersion");
+        stored = ((Number) o.offset().get("tableVersion")).longValue();
       }
-      if (stored != null && ((Number) stored).longValue() == end) {
+      if (stored != null && stored == end) {
         break;
       }
       Thread.sleep(200);

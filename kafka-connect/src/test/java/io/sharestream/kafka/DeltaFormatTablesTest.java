@@ -1,0 +1,147 @@
+package io.sharestream.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sharestream.testkit.delta.ChangeMatrix;
+import io.sharestream.testkit.delta.DeletionVectorMatrix;
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Tables shared in the delta format (SPEC §4b) through a real Connect worker: deletion vector tables in every mode,
+ * with keys and tombstones, from a server that answers history in the delta format and from one that refuses it;
+ * column-mapped tables with logical field names, whose RENAME and DROP give the records a new value schema version.
+ */
+class DeltaFormatTablesTest {
+  static ConnectHarness harness;
+  @TempDir Path tmp;
+  final List<DeltaSharingServer> servers = new ArrayList<>();
+
+  @BeforeAll
+  static void startCluster() {
+    harness = new ConnectHarness("delta-format", false);
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (harness != null) {
+      harness.close();
+    }
+  }
+
+  @AfterEach
+  void cleanUp() {
+    harness.connect.connectors().forEach(c -> harness.connect.deleteConnector((String) c));
+    servers.forEach(DeltaSharingServer::close);
+  }
+
+  private String serve(String name, boolean history, DeltaTableWriter... tables) {
+    DeltaSharingServer.Builder b = DeltaSharingServer.builder().historyInDeltaFormat(history);
+    for (int i = 0; i < tables.length; i++) {
+      b.table("s", "sc", "t" + i, tables[i].dir(), true);
+    }
+    DeltaSharingServer s = b.start();
+    servers.add(s);
+    return s.writeProfile(tmp.resolve(name + ".share")).toString();
+  }
+
+  @Test
+  void deletionVectorTablesEmitTheRowsOfTheirMatrixInEveryModeWithKeysAndTombstones() throws Exception {
+    DeltaTableWriter cdf = DeletionVectorMatrix.write(tmp.resolve("cdf"), true, false);
+    DeltaTableWriter plain = DeletionVectorMatrix.write(tmp.resolve("plain"), false, true);
+    String answered = serve("answered", true, cdf, plain);
+    String refused = serve("refused", false, cdf);
+    for (ChangeMatrix.Mode mode : ChangeMatrix.Mode.values()) {
+      for (String server : List.of("answered", "refused")) {
+        Map<String, String> c = ConnectHarness.config(server.equals("answered") ? answered : refused,
+            server.equals("answered") ? "s.sc.t0,s.sc.t1" : "s.sc.t0", "startingVersion", "1",
+            "topic.prefix", server + "-" + mode.name().toLowerCase() + ".", "key.columns", "s.sc.t0:id",
+            "tombstones.on.delete", "true", "files.per.batch", "2");
+        c.putAll(mode.options);
+        harness.deploy(server + "-" + mode.name().toLowerCase(), c, 1);
+      }
+    }
+    for (ChangeMatrix.Mode mode : ChangeMatrix.Mode.values()) {
+      for (String topic : List.of("answered-%s.s.sc.t0", "answered-%s.s.sc.t1", "refused-%s.s.sc.t0")) {
+        String name = String.format(topic, mode.name().toLowerCase());
+        boolean withCdf = name.endsWith("t0") && name.startsWith("answered"); // snapshots carry no change data
+        List<String> expected = DeletionVectorMatrix.expected(mode, withCdf);
+        boolean keyed = name.endsWith("t0");
+        long deletes = expected.stream().filter(e -> e.contains(":delete@")).count();
+        int records = expected.size() + (keyed ? (int) deletes : 0);
+        List<ConnectHarness.Rec> got = harness.read(name, records, ConnectorStreamingTest.WAIT);
+        List<String> flow = got.stream().filter(r -> r.value != null).map(ConnectHarness.Rec::flow)
+            .collect(Collectors.toList());
+        assertThat(ChangeMatrix.canonical(flow)).as(name).isEqualTo(ChangeMatrix.canonical(expected));
+        for (int i = 0; i < got.size(); i++) { // every delete of a keyed table is followed by its tombstone
+          if (keyed && got.get(i).value != null && got.get(i).flow().contains(":delete@")) {
+            assertThat(got.get(i + 1).value).as(name + " tombstone").isNull();
+            assertThat(got.get(i + 1).key.path("id").asLong()).isEqualTo(got.get(i).id());
+          }
+        }
+        assertThat(harness.readAll(name, false)).as(name + ": nothing more").hasSize(records);
+      }
+    }
+  }
+
+  @Test
+  void columnMappedTablesCarryLogicalNamesAndARenameOrDropGivesANewValueSchemaVersion() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("mapped"), DeltaType.struct(
+        DeltaType.field("id", DeltaType.LONG, false), DeltaType.field("name", DeltaType.STRING),
+        DeltaType.field("note", DeltaType.STRING), DeltaType.field("region", DeltaType.STRING)))
+        .partitionedBy("region").columnMapping("id").deletionVectors(true).commit(); // 0
+    table.append(List.of(row(0, "name", "a0", "note", "n0", "region", "EU"))); // 1
+    String profile = serve("mapped", true, table);
+    harness.deploy("mapped", ConnectHarness.config(profile, "s.sc.t0", "startingVersion", "0",
+        "topic.prefix", "mapped.", "value.converter", "org.apache.kafka.connect.json.JsonConverter",
+        "value.converter.schemas.enable", "true"), 1);
+    List<ConnectHarness.Rec> first = harness.read("mapped.s.sc.t0", 1, ConnectorStreamingTest.WAIT);
+    table.renameColumn("name", "full_name"); // 2
+    table.append(List.of(row(1, "full_name", "a1", "note", "n1", "region", "US"))); // 3
+    table.dropColumn("note"); // 4
+    table.renameColumn("region", "area"); // 5
+    table.append(List.of(row(2, "full_name", "a2", "area", "EU"))); // 6
+    table.deleteWhere(r -> r.get("id").equals(0L)); // 7: a deletion vector, nothing to emit by default
+    List<ConnectHarness.Rec> all = harness.read("mapped.s.sc.t0", 3, ConnectorStreamingTest.WAIT);
+    assertThat(all).hasSize(3);
+    assertThat(payload(first.get(0))).isEqualTo(Map.of("id", 0, "name", "a0", "note", "n0", "region", "EU"));
+    assertThat(payload(all.get(1))).isEqualTo(Map.of("id", 1, "full_name", "a1", "note", "n1", "region", "US"));
+    assertThat(payload(all.get(2))).isEqualTo(Map.of("id", 2, "full_name", "a2", "area", "EU"));
+    List<Integer> versions = all.stream().map(r -> r.value.path("schema").path("version").asInt())
+        .collect(Collectors.toList());
+    assertThat(versions.get(1)).isGreaterThan(versions.get(0));
+    assertThat(versions.get(2)).isGreaterThan(versions.get(1));
+    Thread.sleep(1000);
+    assertThat(harness.readAll("mapped.s.sc.t0", false)).hasSize(3);
+  }
+
+  private static Map<String, Object> row(long id, Object... values) {
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("id", id);
+    for (int i = 0; i < values.length; i += 2) {
+      r.put((String) values[i], values[i + 1]);
+    }
+    return r;
+  }
+
+  private static Map<String, Object> payload(ConnectHarness.Rec r) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    JsonNode p = r.value.path("payload");
+    p.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().isIntegralNumber() ? e.getValue().asInt()
+        : e.getValue().asText()));
+    return out;
+  }
+}
