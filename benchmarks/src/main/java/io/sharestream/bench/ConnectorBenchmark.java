@@ -27,14 +27,16 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * one task streaming a 1,000,000-row table of 10 common columns into a topic, timed until a consumer has seen every
  * record, against a plain {@code KafkaProducer} sending the same serialized records to the same broker, and against
  * the worker replaying records the task made ({@link ReplaySourceConnector}: Connect's own cost); with exactly-once
- * delivery off and on. Then the commit-to-record latency at {@code poll.interval.ms=1000}, and the
+ * delivery off and on; a table with 10% of its rows deleted by deletion vectors beside the same live rows without
+ * them. Then the commit-to-record latency at {@code poll.interval.ms=1000}, and the
  * task's peak heap while it streams a table of one 1 GB file in a JVM of its own ({@link TaskHeapProbe}).
  *
  * <pre>
  * mvn -q -B package -DskipTests -pl benchmarks -am
  * java -Xmx2g -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) io.sharestream.bench.ConnectorBenchmark
  * </pre>
- * (argument {@code throughput}: the at-least-once figures only; {@code heap}: the heap figure only)
+ * (argument {@code throughput}: the at-least-once figures only; {@code heap}: the heap figure only; {@code dv}: the
+ * deletion vector figures only)
  */
 public final class ConnectorBenchmark {
   private static final int ROWS = 1_000_000;
@@ -46,9 +48,18 @@ public final class ConnectorBenchmark {
     Path dir = Files.createTempDirectory("sharestream-connector-bench");
     System.out.printf("machine: %d cores, java %s, heap %d MiB%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20);
-    String only = args.length > 0 ? args[0] : "all"; // "throughput" (at-least-once only) or "heap"
+    String only = args.length > 0 ? args[0] : "all"; // "throughput" (at-least-once only), "heap" or "dv"
     if (only.equals("heap")) {
       heap(dir);
+      return;
+    }
+    if (only.equals("dv")) {
+      EmbeddedConnectCluster connect = cluster(false);
+      try {
+        deletionVectors(connect, dir);
+      } finally {
+        connect.stop();
+      }
       return;
     }
     DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("bench"), Samples.ORDERS).commit();
@@ -61,6 +72,9 @@ public final class ConnectorBenchmark {
         EmbeddedConnectCluster connect = cluster(exactlyOnce);
         try {
           throughput(connect, profile, exactlyOnce);
+          if (!exactlyOnce) {
+            deletionVectors(connect, dir);
+          }
         } finally {
           connect.stop();
         }
@@ -144,20 +158,60 @@ public final class ConnectorBenchmark {
   /** Streams the table with the connector (or {@code replayClass}) into {@code <prefix>s.b.bench}. */
   private static Consumed runConnector(EmbeddedConnectCluster connect, String profile, String prefix,
       boolean exactlyOnce, String replayClass) throws Exception {
-    Consumed consumed = new Consumed(connect, prefix + "s.b.bench", ROWS, exactlyOnce, 10_000);
-    Map<String, String> c = connector(profile, "s.b.bench", prefix, "startingVersion", "0");
+    return runConnector(connect, profile, "s.b.bench", ROWS, prefix, exactlyOnce, replayClass);
+  }
+
+  private static Consumed runConnector(EmbeddedConnectCluster connect, String profile, String table, long rows,
+      String prefix, boolean exactlyOnce, String replayClass) throws Exception {
+    Consumed consumed = new Consumed(connect, prefix + table, rows, exactlyOnce, 10_000);
+    Map<String, String> c = connector(profile, table, prefix, "startingVersion", "0");
     if (exactlyOnce) {
       c.put("exactly.once.support", "required");
     }
     if (replayClass != null) {
       c.put("connector.class", replayClass);
-      c.put(ReplaySourceConnector.ROWS, Integer.toString(ROWS));
+      c.put(ReplaySourceConnector.ROWS, Long.toString(rows));
     }
     String name = "bench-" + prefix; // a name of its own: stored offsets are per connector name
     connect.configureConnector(name, c);
     consumed.await();
     connect.deleteConnector(name);
     return consumed;
+  }
+
+  /**
+   * Deletion vectors: rows/s of one task over a table whose 1,000,000 rows have 10% deleted through deletion vectors
+   * (one per file, in the delta response format), beside the same 900,000 live rows in a table without them, and the
+   * deletion vector requests per file; best of {@link #ROUNDS} rounds, interleaved.
+   */
+  private static void deletionVectors(EmbeddedConnectCluster connect, Path dir) throws Exception {
+    DeltaTableWriter withDvs = DeltaTableWriter.create(dir.resolve("dv"), Samples.ORDERS).deletionVectors(true)
+        .commit();
+    withDvs.appendCopies(Samples.orders(0, ROWS / 10), 10);
+    withDvs.deleteWhere(r -> (Long) r.get("id") % 10 == 0);
+    List<Map<String, Object>> live = new ArrayList<>(Samples.orders(0, ROWS / 10));
+    live.removeIf(r -> (Long) r.get("id") % 10 == 0);
+    DeltaTableWriter without = DeltaTableWriter.create(dir.resolve("nodv"), Samples.ORDERS).commit();
+    without.appendCopies(live, 10);
+    long rows = live.size() * 10L;
+    try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "dv", withDvs.dir(), true)
+        .table("s", "b", "nodv", without.dir(), true).start()) {
+      String profile = server.writeProfile(dir.resolve("dv.share")).toString();
+      double dv = 0;
+      double plain = 0;
+      long dvRequests = 0;
+      for (int round = 0; round < ROUNDS; round++) {
+        server.requests().clear();
+        dv = Math.max(dv, runConnector(connect, profile, "s.b.dv", rows, "dv" + round + ".", false, null).rate());
+        dvRequests = server.requests().entries(io.sharestream.testkit.server.Endpoint.STORAGE).stream()
+            .filter(e -> e.path.contains("deletion_vector_")).count();
+        plain = Math.max(plain, runConnector(connect, profile, "s.b.nodv", rows, "nodv" + round + ".", false, null)
+            .rate());
+      }
+      System.out.printf("deletion vectors, at-least-once: %,.0f rows/s over 1,000,000 rows with 10%% deleted by "
+          + "deletion vectors; the same %,d live rows without them: %,.0f rows/s; ratio %.2f; deletion vector "
+          + "requests per file: %.1f%n", dv, rows, plain, dv / plain, dvRequests / 10.0);
+    }
   }
 
   /** The same serialized records sent by a plain producer (with transactions as the worker uses them). */

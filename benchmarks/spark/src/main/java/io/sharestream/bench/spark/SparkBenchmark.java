@@ -20,7 +20,8 @@ import org.apache.spark.sql.streaming.Trigger;
  * in 32 files, served by the kit, read (a) by a {@code Trigger.Once} stream from version 0, (b) the same stream with
  * {@code maxFilesPerTrigger=4}, (c) a batch read, and (d) {@code spark.read.parquet} of the same files on local disk
  * (the ceiling), and (e) Spark's own file stream source over those local files with {@code Trigger.Once} (what a
- * stream costs on top of a batch read, whatever its source), each into the {@code noop} sink; then the driver's
+ * stream costs on top of a batch read, whatever its source), each into the {@code noop} sink; (f) the stream over
+ * the same rows with 10% deleted by deletion vectors beside (g) their live rows without them; then the driver's
  * planning time of a micro-batch as the table's history grows from 100 to 10,000 versions.
  *
  * <pre>
@@ -90,10 +91,45 @@ public final class SparkBenchmark {
           + "CPU time, which a remote server would leave to Spark%n",
           100 * (serverCpuNanos() - kit0) / (wall * Runtime.getRuntime().availableProcessors()));
     }
+    deletionVectors(spark, dir);
     if (args.length == 0) { // "throughput": the reading figures only
       planning(spark, dir);
     }
     spark.stop();
+  }
+
+  /**
+   * (f) a {@code Trigger.Once} stream over a table of the same 2,000,000 rows with 10% deleted by deletion vectors
+   * (one per file, delta response format, Spark's vectorized reader with the deleted rows left out), beside (g) the
+   * same 1,800,000 live rows in a table without them, and the deletion vector requests per file.
+   */
+  private static void deletionVectors(SparkSession spark, Path dir) throws Exception {
+    DeltaTableWriter withDvs = DeltaTableWriter.create(dir.resolve("dv"), Samples.ORDERS).deletionVectors(true)
+        .commit();
+    withDvs.appendCopies(Samples.orders(0, ROWS_PER_FILE), FILES);
+    withDvs.deleteWhere(r -> (Long) r.get("id") % 10 == 0);
+    List<java.util.Map<String, Object>> live = new ArrayList<>(Samples.orders(0, ROWS_PER_FILE));
+    live.removeIf(r -> (Long) r.get("id") % 10 == 0);
+    DeltaTableWriter without = DeltaTableWriter.create(dir.resolve("nodv"), Samples.ORDERS).commit();
+    without.appendCopies(live, FILES);
+    try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "dv", withDvs.dir(), true)
+        .table("s", "b", "nodv", without.dir(), true).start()) {
+      String profile = server.writeProfile(dir.resolve("dv.share")).toString();
+      long[] dvRequests = {0};
+      Run[] runs = {
+          () -> {
+            server.requests().clear();
+            stream(spark, profile + "#s.b.dv", dir, null);
+            dvRequests[0] = server.requests().entries(io.sharestream.testkit.server.Endpoint.STORAGE).stream()
+                .filter(e -> e.path.contains("deletion_vector_")).count();
+          },
+          () -> stream(spark, profile + "#s.b.nodv", dir, null)};
+      double[] best = best(runs, (long) live.size() * FILES);
+      System.out.printf("(f) stream, Trigger.Once, 2,000,000 rows with 10%% deleted by deletion vectors: %,.0f live "
+          + "rows/s; (g) the same %,d live rows without them: %,.0f rows/s; (f)/(g) = %.2f; deletion vector "
+          + "requests per file: %.1f%n", best[0], (long) live.size() * FILES, best[1], best[0] / best[1],
+          dvRequests[0] / (double) FILES);
+    }
   }
 
   interface Run {
