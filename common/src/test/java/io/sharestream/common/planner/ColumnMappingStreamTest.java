@@ -3,13 +3,10 @@ package io.sharestream.common.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.DeltaSharingClient;
-import io.sharestream.common.client.RetrySettings;
 import io.sharestream.common.errors.IncompatibleSchemaChangeException;
 import io.sharestream.common.errors.InvalidDataFileException;
 import io.sharestream.common.parquet.ReadSettings;
-import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.TableRef;
 import io.sharestream.common.types.Row;
 import io.sharestream.common.types.StructType;
@@ -19,11 +16,8 @@ import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
 import io.sharestream.testkit.delta.ParquetRows;
 import io.sharestream.testkit.delta.ParquetSchemas;
-import io.sharestream.testkit.server.DeltaSharingServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,25 +33,21 @@ import org.junit.jupiter.api.io.TempDir;
  * columns is refused.
  */
 class ColumnMappingStreamTest {
-  static final TableRef T = new TableRef("s", "sc", "t");
+  static final TableRef T = ServedTables.T;
   @TempDir Path tmp;
-  final List<DeltaSharingServer> servers = new ArrayList<>();
+  final ServedTables served = new ServedTables();
 
   @AfterEach
   void stop() {
-    servers.forEach(DeltaSharingServer::close);
+    served.close();
   }
 
   private DeltaSharingClient serve(DeltaTableWriter table, boolean history) {
-    DeltaSharingServer s = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true)
-        .historyInDeltaFormat(history).start();
-    servers.add(s);
-    return new DeltaSharingClient(DeltaSharingProfile.fromJson(s.profileJson()), ClientSettings.DEFAULT
-        .withRetry(new RetrySettings(3, Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMinutes(1))));
+    return served.serve(table, history);
   }
 
   private static SharingStreamPlanner planner(DeltaSharingClient client, StreamSettings settings) {
-    return new SharingStreamPlanner(client, T, settings, Duration.ZERO, Clock.systemUTC());
+    return ServedTables.planner(client, settings);
   }
 
   /** Every row of every unit of the stream from {@code from}, read with the unit's schema, as nested maps. */

@@ -3,12 +3,9 @@ package io.sharestream.common.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.DeltaSharingClient;
-import io.sharestream.common.client.RetrySettings;
 import io.sharestream.common.errors.InvalidDeletionVectorException;
 import io.sharestream.common.parquet.ReadSettings;
-import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.TableRef;
 import io.sharestream.testkit.delta.ChangeMatrix;
 import io.sharestream.testkit.delta.DeletionVectorDescriptor;
@@ -20,7 +17,6 @@ import io.sharestream.testkit.server.Endpoint;
 import io.sharestream.testkit.server.RequestLog;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,25 +33,21 @@ import org.junit.jupiter.api.io.TempDir;
  * snapshots, resumes across vector changes, each vector fetched once, URL refreshes, and corrupt vectors.
  */
 class DeletionVectorStreamTest {
-  static final TableRef T = new TableRef("s", "sc", "t");
+  static final TableRef T = ServedTables.T;
   @TempDir Path tmp;
-  final List<DeltaSharingServer> servers = new ArrayList<>();
+  final ServedTables served = new ServedTables();
 
   @AfterEach
   void stop() {
-    servers.forEach(DeltaSharingServer::close);
+    served.close();
   }
 
   private DeltaSharingClient serve(DeltaTableWriter table, boolean history) {
-    DeltaSharingServer s = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true)
-        .historyInDeltaFormat(history).start();
-    servers.add(s);
-    return new DeltaSharingClient(DeltaSharingProfile.fromJson(s.profileJson()), ClientSettings.DEFAULT
-        .withRetry(new RetrySettings(3, Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMinutes(1))));
+    return served.serve(table, history);
   }
 
   private static SharingStreamPlanner planner(DeltaSharingClient client, Map<String, String> options) {
-    return new SharingStreamPlanner(client, T, StreamOptions.parse(options), Duration.ZERO, Clock.systemUTC());
+    return ServedTables.planner(client, StreamOptions.parse(options));
   }
 
   private static Map<String, String> options(ChangeMatrix.Mode mode, String... more) {
@@ -163,7 +155,7 @@ class DeletionVectorStreamTest {
   void eachDeletionVectorIsFetchedOnceByOneRangeRequest() {
     DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("requests"), false, false);
     DeltaSharingClient client = serve(table, true);
-    DeltaSharingServer server = servers.get(0);
+    DeltaSharingServer server = served.last();
     try (SharingStreamPlanner p = planner(client, options(ChangeMatrix.Mode.READ_CHANGE_FEED,
         "startingVersion", "3"))) {
       server.requests().clear();
@@ -179,7 +171,7 @@ class DeletionVectorStreamTest {
   void anExpiredDeletionVectorUrlIsRefreshedWithItsDataFile() {
     DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("expiry"), false, false);
     DeltaSharingClient client = serve(table, true);
-    DeltaSharingServer server = servers.get(0);
+    DeltaSharingServer server = served.last();
     server.faults().urlTtl(Duration.ofMillis(300));
     try (SharingStreamPlanner p = planner(client, options(ChangeMatrix.Mode.READ_CHANGE_FEED,
         "startingVersion", "3", "urlRefreshMarginSeconds", "1"))) {
