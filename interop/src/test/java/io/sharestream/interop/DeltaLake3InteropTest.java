@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.delta.tables.DeltaTable;
 import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.parquet.ReadSettings;
@@ -30,60 +29,26 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.functions;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A table written by Delta Lake 2.4 with the change data feed on (stats, {@code _change_data} files, UPDATE, DELETE,
- * MERGE, a checkpoint): the kit serves it faithfully, and the core's planner reads, per version and change type,
- * exactly the rows Delta's own change data feed returns.
+ * A table written by Delta Lake 3.2 on Spark 3.5 ({@link DeltaFixtures#cdf()}) with the change data feed on (stats,
+ * {@code _change_data} files, UPDATE, DELETE, MERGE, a checkpoint): the kit serves it faithfully, and the core's
+ * planner reads, per version and change type, exactly the rows Delta's own change data feed returns.
  */
-class DeltaLake24InteropTest {
+class DeltaLake3InteropTest {
   static SparkSession spark;
-  @TempDir static Path tmp;
   static String path;
   static final ObjectMapper JSON = new ObjectMapper();
 
   @BeforeAll
   static void writeTableWithDeltaLake() {
-    spark = SparkSession.builder().master("local[2]").appName("delta-2.4-interop")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-        .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-        .getOrCreate();
-    path = tmp.resolve("cdf-table").toString();
-    spark.sql("CREATE TABLE delta.`" + path + "` (id BIGINT, name STRING, part STRING, amount DECIMAL(12,2)) "
-        + "USING delta PARTITIONED BY (part) TBLPROPERTIES (delta.enableChangeDataFeed = true)"); // 0
-    for (int i = 0; i < 10; i++) { // 1..10, checkpoint at 10
-      rows(i * 10, i * 10 + 10).write().format("delta").mode(SaveMode.Append).save(path);
-    }
-    DeltaTable t = DeltaTable.forPath(spark, path);
-    t.updateExpr("id % 7 = 0", Map.of("name", "'updated'")); // 11
-    t.delete("id < 5"); // 12
-    t.as("t").merge(rows(95, 110).as("s"), "t.id = s.id").whenMatched().updateExpr(Map.of("name", "'merged'"))
-        .whenNotMatched().insertAll().execute(); // 13
-    rows(200, 203).write().format("delta").mode(SaveMode.Append).save(path); // 14
-  }
-
-  private static Dataset<Row> rows(long from, long to) {
-    return spark.range(from, to).withColumn("name", functions.concat(functions.lit("n"), functions.col("id")))
-        .withColumn("part", functions.concat(functions.lit("p"), functions.col("id").mod(3)))
-        .withColumn("amount", functions.expr("cast(id / 8 as decimal(12,2))"));
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
+    // CREATE (0), ten appends (1..10, checkpoint at 10), UPDATE (11), DELETE (12), MERGE (13), append (14)
+    spark = DeltaFixtures.spark();
+    path = DeltaFixtures.cdf().path();
   }
 
   private static HttpResponse<String> get(DeltaSharingServer server, String pathAndQuery) throws Exception {
@@ -158,8 +123,8 @@ class DeltaLake24InteropTest {
         for (int guard = 0; guard < 100; guard++) {
           StreamPlanner.Plan plan = planner.plan(pos, AdmissionLimits.files(5));
           for (WorkUnit u : plan.units()) {
-            try (UnitReader r = UnitReader.open(client, u, planner.signedUrl(u), planner.schema(),
-                planner.metadata().partitionColumns(), ReadSettings.DEFAULT, 0)) {
+            try (UnitReader r = UnitReader.open(client, u, planner.urls(u), planner.schema(), ReadSettings.DEFAULT,
+                0)) {
               r.forEachRemaining(c -> actual.merge(u.version() + ":" + c.changeType(), 1L, Long::sum));
             }
           }
