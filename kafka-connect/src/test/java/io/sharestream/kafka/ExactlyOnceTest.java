@@ -126,8 +126,14 @@ class ExactlyOnceTest {
   @Test
   void versionTransactionsCommitWhenTheLastVersionEmitsNoRow() throws Exception {
     // 4 appends, an UPDATE, then a DELETE whose change data holds only the delete: nothing to emit by default
-    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("t1"), ConnectorStreamingTest.EVENTS)
-        .changeDataFeed(true).commit();
+    versionTransactionsThroughADeleteTail("eos-delete-tail", false);
+    // the same with deletion vectors: the DELETE re-adds a file with a vector, which brings no row by default
+    versionTransactionsThroughADeleteTail("eos-dv-delete-tail", true);
+  }
+
+  private void versionTransactionsThroughADeleteTail(String name, boolean deletionVectors) throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve(name), ConnectorStreamingTest.EVENTS)
+        .changeDataFeed(true).deletionVectors(deletionVectors).commit();
     for (int v = 0; v < 4; v++) {
       table.append(ConnectorStreamingTest.events(v * 10L, v * 10L + 10));
     }
@@ -136,7 +142,9 @@ class ExactlyOnceTest {
       return r;
     });
     table.deleteWhere(r -> r.get("id").equals(5L));
-    committedThroughTheLastVersion("eos-delete-tail", table, 41); // 40 inserts and the update's post-image
+    committedThroughTheLastVersion(name, table, 41); // 40 inserts and the update's post-image
+    harness.connect.deleteConnector(name);
+    server.close();
   }
 
   @Test

@@ -93,35 +93,16 @@ final class ColumnMapping {
 
   /** A row (or nested value) of {@code type} with logical names, renamed to physical names at every level. */
   static Object toPhysical(DeltaType type, Object value) {
-    if (value == null) {
-      return null;
-    }
-    if (type instanceof StructType) {
-      Map<?, ?> row = (Map<?, ?>) value;
-      Map<String, Object> out = new LinkedHashMap<>();
-      for (Field f : ((StructType) type).fields) {
-        out.put(physicalName(f), toPhysical(f.type, row.get(f.name)));
-      }
-      return out;
-    }
-    if (type instanceof ArrayType) {
-      List<Object> out = new ArrayList<>();
-      for (Object e : (List<?>) value) {
-        out.add(toPhysical(((ArrayType) type).elementType, e));
-      }
-      return out;
-    }
-    if (type instanceof MapType) {
-      MapType m = (MapType) type;
-      Map<Object, Object> out = new LinkedHashMap<>();
-      ((Map<?, ?>) value).forEach((k, v) -> out.put(toPhysical(m.keyType, k), toPhysical(m.valueType, v)));
-      return out;
-    }
-    return value;
+    return renamed(type, value, true);
   }
 
   /** The inverse of {@link #toPhysical}: a value read from a data file, with the logical names of {@code type}. */
   static Object toLogical(DeltaType type, Object value) {
+    return renamed(type, value, false);
+  }
+
+  /** {@code value} of {@code type} with its struct fields keyed by physical names, or back by logical ones. */
+  private static Object renamed(DeltaType type, Object value, boolean toPhysical) {
     if (value == null) {
       return null;
     }
@@ -129,21 +110,23 @@ final class ColumnMapping {
       Map<?, ?> row = (Map<?, ?>) value;
       Map<String, Object> out = new LinkedHashMap<>();
       for (Field f : ((StructType) type).fields) {
-        out.put(f.name, toLogical(f.type, row.get(physicalName(f))));
+        String from = toPhysical ? f.name : physicalName(f);
+        out.put(toPhysical ? physicalName(f) : f.name, renamed(f.type, row.get(from), toPhysical));
       }
       return out;
     }
     if (type instanceof ArrayType) {
       List<Object> out = new ArrayList<>();
       for (Object e : (List<?>) value) {
-        out.add(toLogical(((ArrayType) type).elementType, e));
+        out.add(renamed(((ArrayType) type).elementType, e, toPhysical));
       }
       return out;
     }
     if (type instanceof MapType) {
       MapType m = (MapType) type;
       Map<Object, Object> out = new LinkedHashMap<>();
-      ((Map<?, ?>) value).forEach((k, v) -> out.put(toLogical(m.keyType, k), toLogical(m.valueType, v)));
+      ((Map<?, ?>) value).forEach((k, v) -> out.put(renamed(m.keyType, k, toPhysical),
+          renamed(m.valueType, v, toPhysical)));
       return out;
     }
     return value;
