@@ -190,8 +190,7 @@ final class TableStream implements AutoCloseable {
     long startRow = position.insideFile() && position.tableVersion() == unit.version()
         && position.index() == unit.index() && position.isStartingVersion() == unit.isStartingVersion()
         ? position.row() + 1 : 0;
-    reader = UnitReader.open(client, input, unit, unitUrls, unit.schema(),
-        settings.read(), startRow);
+    reader = UnitReader.open(client, input, unit, unitUrls, unit.schema(), settings.read(), startRow);
   }
 
   /** Turns rows of the open file into records, at most {@code budget}; closes the file at its end. */

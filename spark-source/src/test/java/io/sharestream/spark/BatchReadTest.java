@@ -227,10 +227,20 @@ class BatchReadTest {
     assertThatThrownBy(() -> spark.read().format("deltaSharing").load("s.sc.t"))
         .hasMessageContaining("<profile-file>#<share>.<schema>.<table>");
 
-    DeltaTableWriter dv = DeltaTableWriter.create(tmp.resolve("dv"), ChangeMatrix.SCHEMA)
-        .protocol(3, 7, List.of("deletionVectors"), List.of("deletionVectors")).commit();
+    // a table that needs the delta format, asked for parquet only; one that needs a reader feature not read here
+    DeltaTableWriter dv = DeltaTableWriter.create(tmp.resolve("dv"), ChangeMatrix.SCHEMA).deletionVectors(true)
+        .commit();
     String dvPath = serve("dv", dv);
-    assertThatThrownBy(() -> spark.read().format("deltaSharing").load(dvPath)).hasMessageContaining("'delta' response");
+    assertThat(spark.read().format("deltaSharing").load(dvPath).count()).isZero();
+    assertThatThrownBy(() -> spark.read().format("deltaSharing").option("responseFormat", "parquet").load(dvPath))
+        .hasMessageContaining("'delta' response format").hasMessageContaining("set responseFormat=auto");
+    assertThatThrownBy(() -> spark.read().format("deltaSharing").option("responseFormat", "xml").load(dvPath))
+        .hasMessageContaining("'responseFormat' must be auto, parquet or delta");
+    DeltaTableWriter variant = DeltaTableWriter.create(tmp.resolve("variant"), ChangeMatrix.SCHEMA)
+        .protocol(3, 7, List.of("variantType"), List.of("variantType")).commit();
+    String variantPath = serve("variant", variant);
+    assertThatThrownBy(() -> spark.read().format("deltaSharing").load(variantPath))
+        .hasMessageContaining("reader feature variantType").hasMessageContaining("s.sc.variant");
   }
 
   @Test

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Settings of the REST client and file reader: timeouts, retries, the User-Agent and the response formats asked. Immutable; derive variants
- * with the {@code with...} methods.
+ * Settings of the REST client and file reader: timeouts, retries, the User-Agent and the response formats asked.
+ * Immutable; derive variants with the {@code with...} methods.
  */
 public final class ClientSettings {
   /** 30 s to connect, 320 s for a response to start (the reference client's network timeout), 120 s idle body. */

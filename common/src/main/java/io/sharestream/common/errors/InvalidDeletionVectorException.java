@@ -1,6 +1,9 @@
 package io.sharestream.common.errors;
 
-/** A deletion vector cannot be used: its bytes are corrupt (checksum, magic number, size), it lies past its file's end, or it disagrees with its descriptor. */
+/**
+ * A deletion vector cannot be used: its bytes are corrupt (checksum, magic number, size), it lies past its file's
+ * end, or it disagrees with its descriptor.
+ */
 public class InvalidDeletionVectorException extends DeltaSharingException {
   private static final long serialVersionUID = 1L;
 

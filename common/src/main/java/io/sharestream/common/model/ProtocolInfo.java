@@ -14,6 +14,12 @@ public final class ProtocolInfo {
   /** The reader features this product reads (lower case), with the names the capabilities header uses. */
   public static final Set<String> SUPPORTED_READER_FEATURES =
       Collections.unmodifiableSet(new TreeSet<>(Set.of("deletionvectors", "columnmapping", "timestampntz")));
+  /**
+   * Reader features that concern only how a table's log is kept (v2 checkpoints, the vacuum protocol check): the
+   * sharing server reads the log, a recipient reads files, so a table with them is read as any other.
+   */
+  public static final Set<String> LOG_ONLY_READER_FEATURES =
+      Collections.unmodifiableSet(new TreeSet<>(Set.of("v2checkpoint", "vacuumprotocolcheck")));
   /** Reader versions this product reads: 1, 2 (column mapping), 3 (table features). */
   public static final int MAX_READER_VERSION = 3;
 
@@ -60,11 +66,13 @@ public final class ProtocolInfo {
     }
     Set<String> missing = new TreeSet<>();
     for (String f : readerFeatures) {
-      if (!SUPPORTED_READER_FEATURES.contains(f.toLowerCase(Locale.ROOT))) {
+      String name = f.toLowerCase(Locale.ROOT);
+      if (!SUPPORTED_READER_FEATURES.contains(name) && !LOG_ONLY_READER_FEATURES.contains(name)) {
         missing.add(f);
       }
     }
-    return missing.isEmpty() ? null : "reader feature" + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing);
+    return missing.isEmpty() ? null
+        : "reader feature" + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing);
   }
 
   @Override

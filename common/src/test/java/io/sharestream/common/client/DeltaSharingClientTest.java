@@ -232,6 +232,12 @@ class DeltaSharingClientTest {
         .hasMessageNotContaining("deletionVectors");
     assertThatThrownBy(() -> client.query(t, QueryRequest.latest()))
         .isInstanceOf(UnsupportedTableFeatureException.class).hasMessageContaining("variantType");
+    // features about how the log is kept are the server's business: such a table is read as any other
+    DeltaTableWriter v2 = DeltaTableWriter.create(tmp.resolve("v2"), SCHEMA).protocol(3, 7,
+        List.of("deletionVectors", "v2Checkpoint", "vacuumProtocolCheck"), List.of("deletionVectors")).commit();
+    server.tables().add("s", "sc", "v2", v2.dir(), true);
+    assertThat(client.metadata(new TableRef("s", "sc", "v2"), null, null).protocol().readerFeatures())
+        .contains("v2Checkpoint");
   }
 
   @Test

@@ -21,8 +21,8 @@ class BatchPlannerTest {
   private static List<String> rows(PlannerFixture f, BatchPlanner.Plan plan) {
     List<String> out = new ArrayList<>();
     for (WorkUnit u : plan.units()) {
-      try (UnitReader r = UnitReader.open(f.client, u, new UnitUrls(new FileLister(f.client, new TableRef("s", "sc", "t"), null), u),
-          plan.metadata().schema(), ReadSettings.DEFAULT, 0)) {
+      UnitUrls urls = new UnitUrls(new FileLister(f.client, new TableRef("s", "sc", "t"), null), u);
+      try (UnitReader r = UnitReader.open(f.client, u, urls, plan.metadata().schema(), ReadSettings.DEFAULT, 0)) {
         r.forEachRemaining(c -> out.add(c.row().get("id") + ":" + c.changeType() + "@" + u.version()
             + "/" + c.row().get("name")));
       }

@@ -278,8 +278,7 @@ class PlannerBehaviourTest {
         WorkUnit u = p.plan(p.initialPosition(), AdmissionLimits.UNLIMITED).units().get(0);
         long count = 0;
         long last = -1;
-        try (UnitReader r = UnitReader.open(client, u, p.urls(u), p.schema(), ReadSettings.DEFAULT,
-            0)) {
+        try (UnitReader r = UnitReader.open(client, u, p.urls(u), p.schema(), ReadSettings.DEFAULT, 0)) {
           while (r.hasNext()) {
             ChangeRow c = r.next();
             assertThat(c.rowIndex()).isEqualTo(last + 1);

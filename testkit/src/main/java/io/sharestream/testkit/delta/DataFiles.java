@@ -11,7 +11,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,13 +22,11 @@ import java.util.NavigableSet;
 import java.util.UUID;
 
 /**
- * A table's data and change data files as Delta lays them out: Hive partition directories, or a random two-character
- * prefix directory with column mapping (whose files, stats and partition values use physical names); rows read back
- * with logical names, partition columns filled in and deletion vectors applied.
+ * A table's data and change data files as Delta lays them out: Hive partition directories (named by physical names
+ * with column mapping, whose files, stats and partition values use them too); rows read back with logical names,
+ * partition columns filled in and deletion vectors applied.
  */
 final class DataFiles {
-  private static final String PREFIX_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   private final DeltaLog log;
   private final Clock clock;
@@ -166,15 +163,15 @@ final class DataFiles {
     return path;
   }
 
-  /** The directory (with a trailing slash, or empty) new files of a partition go to. */
+  /**
+   * The directory (with a trailing slash, or empty) new files of a partition go to: Hive partition directories,
+   * named by the partition columns' physical names under column mapping (as Delta Lake 3.2 writes them).
+   */
   String directory(Snapshot s, Map<String, String> pv) {
-    if (s.metadata.columnMappingEnabled()) {
-      return "" + PREFIX_CHARS.charAt(RANDOM.nextInt(PREFIX_CHARS.length()))
-          + PREFIX_CHARS.charAt(RANDOM.nextInt(PREFIX_CHARS.length())) + "/";
-    }
     StringBuilder b = new StringBuilder();
     for (String p : s.metadata.partitionColumns) {
-      b.append(uriEncode(PartitionValues.directory(p, pv.get(p)))).append('/');
+      String key = s.metadata.columnMappingEnabled() ? ColumnMapping.physicalName(s.metadata.schema().field(p)) : p;
+      b.append(uriEncode(PartitionValues.directory(key, pv.get(key)))).append('/');
     }
     return b.toString();
   }

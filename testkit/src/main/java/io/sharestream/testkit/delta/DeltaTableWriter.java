@@ -38,7 +38,7 @@ import java.util.function.UnaryOperator;
  * file modification time is its commit timestamp (which is what Delta readers take), strictly increasing.
  *
  * <p>As Delta Lake 3.2 does, tables may have deletion vectors (DML marks deleted rows in {@code deletion_vector_*.bin}
- * files or inline instead of rewriting files) and column mapping (files under random prefix directories, columns
+ * files or inline instead of rewriting files) and column mapping (partition directories and columns
  * named by physical names and Parquet field ids; renames and drops without rewrites).
  *
  * <p>Every operation returns the version it committed. Rows are maps with logical column names (see
