@@ -276,6 +276,7 @@ final class SharingReaderFactory implements PartitionReaderFactory {
     return new PartitionReader<ColumnarBatch>() {
       private long base;
       private ColumnarBatch current;
+      private int[] selectedRows = new int[0]; // reused: a batch is valid until the next call of next()
 
       @Override
       public boolean next() throws IOException {
@@ -287,19 +288,14 @@ final class SharingReaderFactory implements PartitionReaderFactory {
           int[] rows = null;
           int count = n;
           if (!selection.selectsAll()) {
-            long kept = selection.count(first, first + n);
-            if (kept == 0) {
+            if (selectedRows.length < n) {
+              selectedRows = new int[n];
+            }
+            count = selection.selected(first, n, selectedRows);
+            if (count == 0) {
               continue;
             }
-            if (kept < n) {
-              rows = new int[(int) kept];
-              count = 0;
-              for (int i = 0; i < n; i++) {
-                if (selection.selects(first + i)) {
-                  rows[count++] = i;
-                }
-              }
-            }
+            rows = count < n ? selectedRows : null;
           }
           ColumnVector[] columns = new ColumnVector[layout.toOutput.length];
           for (int j = 0; j < columns.length; j++) {

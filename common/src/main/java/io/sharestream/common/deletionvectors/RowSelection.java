@@ -36,6 +36,32 @@ public final class RowSelection {
     return only ? marked : to - from - marked;
   }
 
+  /**
+   * The selected rows of {@code [first, first + n)} as offsets from {@code first}, ascending, into {@code out}
+   * (at least {@code n} long); returns how many. Walks the marked rows only, not every row.
+   */
+  public int selected(long first, int n, int[] out) {
+    int count = 0;
+    long end = first + n;
+    if (only) {
+      for (long r = rows.next(first); r >= 0 && r < end; r = rows.next(r + 1)) {
+        out[count++] = (int) (r - first);
+      }
+      return count;
+    }
+    long from = first;
+    for (long r = rows.next(first); r >= 0 && r < end; r = rows.next(r + 1)) {
+      for (long i = from; i < r; i++) {
+        out[count++] = (int) (i - first);
+      }
+      from = r + 1;
+    }
+    for (long i = from; i < end; i++) {
+      out[count++] = (int) (i - first);
+    }
+    return count;
+  }
+
   /** Whether no row can be selected (without reading the file). */
   public boolean selectsNothing() {
     return only && rows.isEmpty();

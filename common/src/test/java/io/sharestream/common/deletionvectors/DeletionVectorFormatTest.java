@@ -100,6 +100,13 @@ class DeletionVectorFormatTest {
     assertThat(excluding.selects(3)).isTrue();
     assertThat(excluding.selects(9)).isFalse();
     assertThat(excluding.count(0, 10)).isEqualTo(6);
+    // a batch's selected rows as offsets: rows 2..11 without 2, 5, 9 (and only 2, 9 of the newly deleted)
+    int[] out = new int[10];
+    assertThat(excluding.selected(2, 10, out)).isEqualTo(7);
+    assertThat(java.util.Arrays.copyOf(out, 7)).containsExactly(1, 2, 4, 5, 6, 8, 9);
+    assertThat(only.selected(2, 10, out)).isEqualTo(2);
+    assertThat(java.util.Arrays.copyOf(out, 2)).containsExactly(0, 7);
+    assertThat(RowSelection.ALL.selected(0, 3, out)).isEqualTo(3);
   }
 
   @Test
