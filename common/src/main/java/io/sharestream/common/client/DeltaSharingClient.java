@@ -365,7 +365,9 @@ public final class DeltaSharingClient implements AutoCloseable {
     } else {
       p = ProtocolInfo.parquet(n);
       if (p.minReaderVersion() > 1) {
-        throw Errors.deltaFormatRequired(what, "protocol minReaderVersion " + p.minReaderVersion());
+        throw settings.responseFormat().accepts(ResponseFormat.DELTA_NAME)
+            ? Errors.deltaFormatUnsupported(what, p.minReaderVersion())
+            : Errors.deltaFormatRequired(what, "protocol minReaderVersion " + p.minReaderVersion());
       }
     }
     String unsupported = p.unsupported();

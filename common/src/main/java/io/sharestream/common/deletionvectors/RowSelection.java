@@ -77,11 +77,6 @@ public final class RowSelection {
     return rows;
   }
 
-  /** Whether {@link #rows()} are the only rows selected (else they are the rows left out). */
-  public boolean isOnly() {
-    return only;
-  }
-
   @Override
   public String toString() {
     return selectsAll() ? "all rows" : (only ? "only " : "all but ") + rows.cardinality() + " rows";

@@ -104,6 +104,14 @@ public final class Errors {
         + (serverMessage == null || serverMessage.isEmpty() ? "" : " The server said: " + serverMessage));
   }
 
+  /** A table that needs the delta format from a server that answered in parquet although delta was asked for. */
+  public static DeltaFormatRequiredException deltaFormatUnsupported(String what, int minReaderVersion) {
+    return new DeltaFormatRequiredException("The table of " + what + " needs Delta reader version "
+        + minReaderVersion + " (deletion vectors, column mapping, ...), which only the 'delta' response format can "
+        + "carry, but the server answered in the parquet format although delta was asked for: it does not support "
+        + "the delta format. Ask the data provider to share the table from a server that does.");
+  }
+
   /** The server answered in a response format the client did not ask for. */
   public static ProtocolViolationException unexpectedFormat(String what, String answered, String asked) {
     return protocol(what, "the server answered in the '" + answered + "' response format, but only " + asked

@@ -77,15 +77,6 @@ public final class DeletionVectorDescriptor implements Serializable {
     return cardinality;
   }
 
-  public boolean isInline() {
-    return storageType == INLINE;
-  }
-
-  /** The same descriptor with a fresh URL ({@code p}). */
-  public DeletionVectorDescriptor withUrl(String url) {
-    return new DeletionVectorDescriptor(storageType, url, offset, sizeInBytes, cardinality);
-  }
-
   /**
    * Identity of the vector that survives URL refreshes: a stored vector's file path (its URL without the query
    * string, which changes with every signature), offset, size and cardinality; an inline one's text.

@@ -1,7 +1,6 @@
 package io.sharestream.common.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sharestream.common.types.ColumnMapping;
 import io.sharestream.common.types.SchemaJson;
 import io.sharestream.common.types.StructType;
 import java.util.ArrayList;
@@ -112,11 +111,6 @@ public final class TableMetadata implements SharingAction {
   public boolean changeDataFeedEnabled() {
     return "true".equalsIgnoreCase(configuration.get("enableChangeDataFeed"))
         || "true".equalsIgnoreCase(configuration.get("delta.enableChangeDataFeed"));
-  }
-
-  /** The table's column mapping mode ({@code delta.columnMapping.mode}; the delta response format sends it). */
-  public ColumnMapping.Mode columnMappingMode() {
-    return ColumnMapping.Mode.parse(configuration.get(ColumnMapping.MODE_PROPERTY));
   }
 
   /** The version this metadata belongs to, if the server said. */

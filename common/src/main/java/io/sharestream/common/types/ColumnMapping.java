@@ -14,32 +14,12 @@ import java.util.Objects;
  * a column by id when the file has ids, else by physical name; unmapped schemas match by name as always.
  */
 public final class ColumnMapping {
-  /** The table property holding the mode. */
-  public static final String MODE_PROPERTY = "delta.columnMapping.mode";
   /** Field metadata: the column's name in data files. */
   public static final String PHYSICAL_NAME = "delta.columnMapping.physicalName";
   /** Field metadata: the column's id, also the Parquet field id. */
   public static final String ID = "delta.columnMapping.id";
 
   private ColumnMapping() {}
-
-  /** The column mapping modes. */
-  public enum Mode {
-    NONE, NAME, ID;
-
-    /** The mode a {@link #MODE_PROPERTY} value names (absent: none). */
-    public static Mode parse(String value) {
-      if (value == null) {
-        return NONE;
-      }
-      for (Mode m : values()) {
-        if (m.name().equalsIgnoreCase(value.trim())) {
-          return m;
-        }
-      }
-      throw new IllegalArgumentException("unknown column mapping mode '" + value + "'");
-    }
-  }
 
   /** The name of {@code f}'s column in data files: its physical name, or its name when unmapped. */
   public static String physicalName(StructField f) {
