@@ -40,7 +40,7 @@ final class NdjsonResponse {
     exchange.getResponseHeaders().set("Content-Type", "application/x-ndjson; charset=utf-8");
     exchange.getResponseHeaders().set("Delta-Table-Version", Long.toString(tableVersion));
     exchange.getResponseHeaders().set("delta-sharing-capabilities",
-        (asked ? "includeendstreamaction=true;" : "") + "responseformat=" + responseFormat);
+        "responseformat=" + responseFormat + (asked ? ";includeendstreamaction=true" : "")); // the reference's order
     exchange.sendResponseHeaders(200, 0);
     out = new BufferedOutputStream(exchange.getResponseBody(), 16 * 1024);
   }

@@ -126,7 +126,7 @@ class DeltaFormatAnswersTest {
     assertThat(dvBoth.status).as(dvBoth.raw.body()).isEqualTo(200);
     assertThat(dvBoth.header(CAPS)).isEqualTo("responseformat=delta");
     Http.Response asked = http.query("s.sc.dv", "{}", CAPS, DELTA + ";includeendstreamaction=true");
-    assertThat(asked.header(CAPS)).isEqualTo("includeendstreamaction=true;responseformat=delta");
+    assertThat(asked.header(CAPS)).isEqualTo("responseformat=delta;includeendstreamaction=true");
     assertThat(asked.lines("endStreamAction")).hasSize(1);
   }
 

@@ -176,7 +176,7 @@ class ReferenceServerAnswersTest {
     Http.Response asked = http.query("s.sc.events", "{}", "delta-sharing-capabilities",
         "responseformat=parquet;includeendstreamaction=true");
     assertThat(asked.header("delta-sharing-capabilities"))
-        .isEqualTo("includeendstreamaction=true;responseformat=parquet");
+        .isEqualTo("responseformat=parquet;includeendstreamaction=true");
     assertThat(http.query("s.sc.events", "{}").header("delta-sharing-capabilities"))
         .isEqualTo("responseformat=parquet");
   }
