@@ -139,6 +139,11 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return latest;
   }
 
+  /** The table's latest version, asked of the server now (whatever the poll interval). */
+  public long latestVersionNow() {
+    return refreshLatest();
+  }
+
   private synchronized long refreshLatest() {
     return noteLatest(client.tableVersion(table));
   }
@@ -175,7 +180,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
     long files = 0;
     long bytes = 0;
     Position pos = from;
-    long top = stopAt != null ? lastVersionNeededFor(stopAt) : latestVersion();
+    long top = stopAt != null ? lastVersionNeededFor(stopAt) : Math.min(latestVersion(), limits.lastVersion());
     while (pos.isStartingVersion() || pos.tableVersion() <= top) {
       Window w = pos.isStartingVersion() ? snapshot(pos.tableVersion())
           : window(pos.tableVersion(), Math.min(top, pos.tableVersion() + settings.versionsPerRequest() - 1));

@@ -1,0 +1,60 @@
+package io.sharestream.spark;
+
+import io.sharestream.common.planner.BatchPlanner;
+import java.util.Arrays;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A scan of a shared table: a batch read (snapshot, or change range with readChangeFeed) or a micro-batch stream,
+ * of the columns the query needs, with the pushed filters as the server's predicate hints for snapshots.
+ */
+final class SharingScan implements Scan {
+  private final ScanContext scan;
+  private final String jsonPredicateHints;
+  private volatile Long limitHint;
+
+  SharingScan(ScanContext scan, String jsonPredicateHints) {
+    this.scan = scan;
+    this.jsonPredicateHints = jsonPredicateHints;
+  }
+
+  @Override
+  public StructType readSchema() {
+    return scan.output;
+  }
+
+  /** A row limit the query applies on top of this scan: the server may stop listing files once it is met. */
+  void limitHint(long rows) {
+    this.limitHint = rows;
+  }
+
+  Long limitHint() {
+    return limitHint;
+  }
+
+  @Override
+  public Batch toBatch() {
+    DeltaSharingOptions o = scan.options;
+    o.checkForBatch();
+    return new SharingBatch(scan, () -> o.readChangeFeed()
+        ? BatchPlanner.changes(scan.client.client(), o.table(), o.stream(), o.startingVersion(),
+            o.startingTimestamp(), o.endingVersion(), o.endingTimestamp())
+        : BatchPlanner.snapshot(scan.client.client(), o.table(), o.versionAsOf(), o.timestampAsOf(),
+            jsonPredicateHints, limitHint, o.stream().filesPerRequest()));
+  }
+
+  @Override
+  public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+    scan.options.checkForStreaming();
+    return SparkApi.microBatchStream(scan, checkpointLocation);
+  }
+
+  @Override
+  public String description() {
+    return "DeltaSharing[" + scan.options.table() + "]" + (jsonPredicateHints == null ? ""
+        : " PushedFilters: " + Arrays.toString(scan.dataFilters));
+  }
+}
