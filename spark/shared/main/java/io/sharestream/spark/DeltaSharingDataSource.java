@@ -32,6 +32,7 @@ public final class DeltaSharingDataSource implements TableProvider, DataSourceRe
   static final String VERSION = version();
 
   private Map<String, String> resolvedFor;
+  private SessionConfs resolvedUnder;
   private SharingTable resolved;
 
   @Override
@@ -66,16 +67,18 @@ public final class DeltaSharingDataSource implements TableProvider, DataSourceRe
     return true;
   }
 
-  /** The table the options name, resolved once per set of options (Spark asks several times). */
+  /** The table the options name, resolved once per set of options and session confs (Spark asks several times). */
   private synchronized SharingTable table(Map<String, String> options) {
-    if (resolved == null || !options.equals(resolvedFor)) {
-      DeltaSharingOptions o = DeltaSharingOptions.parse(options, DeltaSharingDataSource::readProfile);
-      ClientSpec client = new ClientSpec(o.profile(), o.stream().responseFormat());
+    SessionConfs confs = SessionConfs.of(SparkSession.active().sessionState().conf());
+    if (resolved == null || !options.equals(resolvedFor) || !confs.equals(resolvedUnder)) {
+      DeltaSharingOptions o = DeltaSharingOptions.parse(options, DeltaSharingDataSource::readProfile, confs);
+      ClientSpec client = new ClientSpec(o.profile(), o.stream().responseFormat(), confs, false);
       DeltaSharingClient c = client.client();
       TableMetadata metadata = c.metadata(o.table(), o.versionAsOf(), o.timestampAsOf()).metadata();
       resolved = new SharingTable(o, client, metadata);
       SparkApi.prepare(SparkSession.active());
       resolvedFor = Map.copyOf(options);
+      resolvedUnder = confs;
     }
     return resolved;
   }

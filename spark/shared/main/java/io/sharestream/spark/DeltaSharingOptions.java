@@ -53,19 +53,33 @@ public final class DeltaSharingOptions implements Serializable {
   public static final String ENDING_TIMESTAMP = "endingTimestamp";
 
   /**
-   * Spark conf (session-wide, not an option): how often, at most, a stream asks the server for the table's latest
-   * version, in milliseconds. Default 1000: a default trigger polls for new data continuously.
+   * The reference client's option, accepted so that its jobs run unchanged: {@code true} lets change commits through
+   * with their new row images. That is this source's default, and exact (the reference emits every row of a file a
+   * commit rewrote again, changed or not). No effect with skipChangeCommits or readChangeFeed.
    */
-  public static final String VERSION_POLL_INTERVAL_CONF = "spark.sharestream.versionPollIntervalMs";
-  public static final long VERSION_POLL_INTERVAL_DEFAULT_MS = 1000;
+  public static final String IGNORE_CHANGES = "ignoreChanges";
 
-  /** Profile fields given as options instead of a profile file (the reference client's names). */
-  public static final List<String> PROFILE_OPTIONS = List.of("shareCredentialsVersion", "type", "endpoint",
-      "bearerToken", "expirationTime", "tokenEndpoint", "clientId", "clientSecret", "scope");
+  /**
+   * The reference client's option, accepted so that its jobs run unchanged: {@code true} skips commits that only
+   * remove whole files (DELETE, partition drops). By default they emit no row here either (a delete has no new row
+   * image; with readChangeFeed=true its rows flow as {@code delete}, on which this option has no effect).
+   */
+  public static final String IGNORE_DELETES = "ignoreDeletes";
+
+  /** Profile fields given as options instead of a profile file (the reference client's names; {@code type} is the
+   *  profile file's name of {@code shareCredentialsType}). */
+  public static final List<String> PROFILE_OPTIONS = List.of("shareCredentialsVersion", "shareCredentialsType", "type",
+      "endpoint", "bearerToken", "expirationTime", "tokenEndpoint", "clientId", "clientSecret", "scope");
+
+  /** Options that take an instant: ISO-8601 with an offset, or what Spark casts to a timestamp in the session's
+   *  time zone ({@code 2024-01-31}, {@code 2024-01-31 08:00:00}), as the reference client reads them. */
+  private static final List<String> INSTANT_OPTIONS = List.of(StreamOptions.STARTING_TIMESTAMP, "timestampAsOf",
+      "endingTimestamp", "expirationTime");
 
   private static final Set<String> KNOWN = known();
 
   private final DeltaSharingProfile profile;
+  private final SessionConfs confs;
   private final TableRef table;
   private final StreamSettings stream;
   private final Map<String, String> streamOptions;
@@ -78,8 +92,10 @@ public final class DeltaSharingOptions implements Serializable {
   private final Long endingVersion;
   private final Instant endingTimestamp;
 
-  private DeltaSharingOptions(Map<String, String> options, java.util.function.Function<String, DeltaSharingProfile>
-      profileFiles) {
+  private DeltaSharingOptions(Map<String, String> given, java.util.function.Function<String, DeltaSharingProfile>
+      profileFiles, SessionConfs confs) {
+    this.confs = confs;
+    Map<String, String> options = withIsoInstants(given, confs.timeZone());
     List<String> unknown = new ArrayList<>();
     for (String k : options.keySet()) {
       if (!KNOWN.contains(k.toLowerCase(Locale.ROOT))) {
@@ -88,9 +104,7 @@ public final class DeltaSharingOptions implements Serializable {
     }
     if (!unknown.isEmpty()) {
       throw new InvalidSettingException("Unknown option" + (unknown.size() > 1 ? "s " : " ") + unknown
-          + " for format deltaSharing. Known options: " + knownNames()
-          + (unknown.stream().anyMatch(u -> u.equalsIgnoreCase("ignoreChanges") || u.equalsIgnoreCase("ignoreDeletes"))
-              ? ". ignoreChanges and ignoreDeletes are replaced by skipChangeCommits." : "."));
+          + " for format deltaSharing. Known options: " + knownNames() + ".");
     }
     String path = get(options, PATH);
     if (path == null) {
@@ -101,7 +115,7 @@ public final class DeltaSharingOptions implements Serializable {
     for (String k : PROFILE_OPTIONS) {
       String v = get(options, k);
       if (v != null) {
-        profileFields.put(k, v);
+        profileFields.put(k.equals("shareCredentialsType") ? "type" : k, v);
       }
     }
     if (profileFields.isEmpty()) {
@@ -123,7 +137,12 @@ public final class DeltaSharingOptions implements Serializable {
         streamOptions.put(k, v);
       }
     }
+    if (!streamOptions.containsKey(StreamOptions.MAX_FILES_PER_RPC) && confs.filesPerRequest() != null) {
+      streamOptions.put(StreamOptions.MAX_FILES_PER_RPC, confs.filesPerRequest().toString());
+    }
     this.stream = StreamOptions.parse(streamOptions);
+    checkBoolean(options, IGNORE_CHANGES);
+    checkBoolean(options, IGNORE_DELETES);
     String mf = get(options, MAX_FILES_PER_TRIGGER);
     this.maxFilesPerTrigger = mf == null ? MAX_FILES_PER_TRIGGER_DEFAULT : (int) positive(MAX_FILES_PER_TRIGGER, mf);
     String mb = get(options, MAX_BYTES_PER_TRIGGER);
@@ -143,10 +162,35 @@ public final class DeltaSharingOptions implements Serializable {
     }
   }
 
-  /** Parses and checks {@code options} (keys in any case); a profile file is read by {@code profileFiles}. */
+  /**
+   * Parses and checks {@code options} (keys in any case) under the session's {@code confs}; a profile file is read by
+   * {@code profileFiles}.
+   */
   public static DeltaSharingOptions parse(Map<String, String> options,
-      java.util.function.Function<String, DeltaSharingProfile> profileFiles) {
-    return new DeltaSharingOptions(options, profileFiles);
+      java.util.function.Function<String, DeltaSharingProfile> profileFiles, SessionConfs confs) {
+    return new DeltaSharingOptions(options, profileFiles, confs);
+  }
+
+  /** {@code options} with each instant option that is not ISO-8601 already as Spark casts it to a timestamp. */
+  private static Map<String, String> withIsoInstants(Map<String, String> options, java.time.ZoneId zone) {
+    Map<String, String> out = new LinkedHashMap<>(options);
+    for (Map.Entry<String, String> e : out.entrySet()) {
+      if (e.getValue() != null && INSTANT_OPTIONS.stream().anyMatch(e.getKey()::equalsIgnoreCase)) {
+        String v = e.getValue().trim();
+        try {
+          Instants.parse(v);
+        } catch (DateTimeParseException notIso) {
+          scala.Option<Object> micros = org.apache.spark.sql.catalyst.util.DateTimeUtils$.MODULE$.stringToTimestamp(
+              org.apache.spark.unsafe.types.UTF8String.fromString(v), zone);
+          if (micros.isDefined()) {
+            long us = (Long) micros.get();
+            e.setValue(Instant.ofEpochSecond(Math.floorDiv(us, 1_000_000L), Math.floorMod(us, 1_000_000L) * 1000)
+                .toString());
+          }
+        }
+      }
+    }
+    return out;
   }
 
   private static Set<String> known() {
@@ -158,7 +202,7 @@ public final class DeltaSharingOptions implements Serializable {
 
   private static List<String> knownNameList() {
     List<String> names = new ArrayList<>(List.of(MAX_FILES_PER_TRIGGER, MAX_BYTES_PER_TRIGGER, VERSION_AS_OF,
-        TIMESTAMP_AS_OF, ENDING_VERSION, ENDING_TIMESTAMP));
+        TIMESTAMP_AS_OF, ENDING_VERSION, ENDING_TIMESTAMP, IGNORE_CHANGES, IGNORE_DELETES));
     names.addAll(StreamOptions.NAMES);
     names.addAll(PROFILE_OPTIONS);
     return names;
@@ -175,6 +219,13 @@ public final class DeltaSharingOptions implements Serializable {
       }
     }
     return null;
+  }
+
+  private static void checkBoolean(Map<String, String> options, String name) {
+    String v = get(options, name);
+    if (v != null && !v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+      throw new InvalidSettingException("'" + name + "' must be true or false, not '" + v + "'.");
+    }
   }
 
   private static long positive(String name, String v) {
@@ -233,13 +284,18 @@ public final class DeltaSharingOptions implements Serializable {
     try {
       return Instants.parse(v);
     } catch (DateTimeParseException e) {
-      throw new InvalidSettingException("'" + name + "' must be an ISO-8601 instant such as 2024-01-31T00:00:00Z, "
-          + "not '" + v + "'.");
+      throw new InvalidSettingException("'" + name + "' must be an instant such as 2024-01-31T00:00:00Z or "
+          + "2024-01-31 08:00:00 (in the session's time zone), not '" + v + "'.");
     }
   }
 
   public DeltaSharingProfile profile() {
     return profile;
+  }
+
+  /** The session confs the read was resolved under. */
+  SessionConfs confs() {
+    return confs;
   }
 
   public TableRef table() {

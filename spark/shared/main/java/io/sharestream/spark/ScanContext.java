@@ -41,6 +41,11 @@ final class ScanContext {
     this.dataFilters = dataFilters;
   }
 
+  /** This scan, its requests those of a stream. */
+  ScanContext forStreaming() {
+    return new ScanContext(options, client.forStreaming(), metadata, output, dataFilters);
+  }
+
   /** Units packed into partitions as Spark packs files. */
   InputPartition[] partitions(List<WorkUnit> units) {
     SparkSession spark = SparkSession.active();

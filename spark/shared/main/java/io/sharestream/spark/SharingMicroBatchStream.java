@@ -6,7 +6,6 @@ import io.sharestream.common.planner.SharingStreamPlanner;
 import io.sharestream.common.planner.StreamPlanner;
 import io.sharestream.common.planner.WorkUnit;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,11 +50,8 @@ class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissionCont
     this.initialOffset = new InitialOffsetLog(checkpointLocation, SparkSession.active().sessionState()
         .newHadoopConf());
     // table version polls happen at most this often, however fast the trigger
-    long pollMs = Long.parseLong(SparkSession.active().sessionState().conf().getConfString(
-        DeltaSharingOptions.VERSION_POLL_INTERVAL_CONF,
-        Long.toString(DeltaSharingOptions.VERSION_POLL_INTERVAL_DEFAULT_MS)));
     this.planner = new SharingStreamPlanner(scan.client.client(), scan.options.table(), scan.options.stream(),
-        Duration.ofMillis(pollMs), Clock.systemUTC());
+        scan.options.confs().versionPollInterval(), Clock.systemUTC());
     planner.metadata(); // the table as the stream sees it now
     if (!planner.metadata().id().equals(scan.metadata.id())) {
       planner.close();

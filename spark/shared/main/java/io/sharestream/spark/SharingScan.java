@@ -15,6 +15,7 @@ final class SharingScan implements Scan {
   private final ScanContext scan;
   private final String jsonPredicateHints;
   private volatile Long limitHint;
+  private SharingBatch batch;
 
   SharingScan(ScanContext scan, String jsonPredicateHints) {
     this.scan = scan;
@@ -26,17 +27,33 @@ final class SharingScan implements Scan {
     return scan.output;
   }
 
-  /** A row limit the query applies on top of this scan: the server may stop listing files once it is met. */
+  /**
+   * A row limit the query applies on top of this scan: the server may stop listing files once it is met (unless the
+   * session turned limit hints off).
+   */
   void limitHint(long rows) {
-    this.limitHint = rows;
+    if (scan.options.confs().limitHints()) {
+      this.limitHint = rows;
+    }
   }
 
   Long limitHint() {
     return limitHint;
   }
 
+  /**
+   * The batch read, one per scan: Spark copies the plan's scan node as it plans (a count is planned twice), and each
+   * copy asks again; the table is listed once.
+   */
   @Override
-  public Batch toBatch() {
+  public synchronized Batch toBatch() {
+    if (batch == null) {
+      batch = newBatch();
+    }
+    return batch;
+  }
+
+  private SharingBatch newBatch() {
     DeltaSharingOptions o = scan.options;
     o.checkForBatch();
     return new SharingBatch(scan, () -> o.readChangeFeed()
@@ -49,7 +66,7 @@ final class SharingScan implements Scan {
   @Override
   public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
     scan.options.checkForStreaming();
-    return SparkApi.microBatchStream(scan, checkpointLocation);
+    return SparkApi.microBatchStream(scan.forStreaming(), checkpointLocation);
   }
 
   @Override

@@ -61,7 +61,8 @@ class SharingScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns
     }
     ScanContext ctx = new ScanContext(options, client, metadata, output, data.toArray(new Filter[0]));
     // hints name logical columns, which a server matches against stats keyed by physical names under column mapping
-    boolean hints = !options.readChangeFeed() && !ColumnMapping.isMapped(metadata.schema());
+    boolean hints = options.confs().predicateHints() && !options.readChangeFeed()
+        && !ColumnMapping.isMapped(metadata.schema());
     return new SharingScan(ctx, hints ? FilterHints.of(pushed, SparkSchemas.of(metadata.schema())) : null);
   }
 }

@@ -1,0 +1,131 @@
+package io.sharestream.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sharestream.testkit.delta.ChangeMatrix;
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.stream.Collectors;
+import org.apache.spark.api.java.function.VoidFunction2;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.DataStreamReader;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.Trigger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code Trigger.AvailableNow} (Spark 3.4+): the table's version is fixed when the query starts; everything up to it
+ * is read in as many micro-batches as the read limits make, versions committed meanwhile wait for the next run, and
+ * the query stops by itself. A run from the same checkpoint continues where the last one ended.
+ */
+class AvailableNowTest {
+  static SparkSession spark;
+  /** Rows per micro-batch of the running query, by batch id. */
+  static final Map<Long, Long> BATCH_ROWS = new ConcurrentSkipListMap<>();
+  /** The table the running query's first batch appends to, as a writer committing while the query runs would. */
+  static volatile DeltaTableWriter appendInFirstBatch;
+
+  @TempDir Path tmp;
+  DeltaSharingServer server;
+  DeltaTableWriter table;
+  String path;
+
+  @BeforeAll
+  static void session() {
+    spark = TestSpark.session();
+  }
+
+  @BeforeEach
+  void table() throws Exception {
+    table = DeltaTableWriter.create(tmp.resolve("table"), ChangeMatrix.SCHEMA).commit();
+    for (int v = 0; v < 4; v++) { // versions 1-4, 3 files of 2 rows each: ids 0..23
+      table.append(ChangeMatrix.rows(6 * v, 6 * v + 6), 2);
+    }
+    server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true).start();
+    path = server.writeProfile(tmp.resolve("t.share")) + "#s.sc.t";
+    BATCH_ROWS.clear();
+  }
+
+  @AfterEach
+  void stop() {
+    appendInFirstBatch = null;
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void readsUpToTheVersionAtItsStartInBatchesOfMaxFilesThenStopsAndARestartContinues() throws Exception {
+    appendInFirstBatch = table; // version 5, committed while the first run reads
+    Map<String, String> options = Map.of("startingVersion", "0", "maxFilesPerTrigger", "5");
+
+    runToItsEnd(options);
+    assertThat(ids()).isEqualTo(range(0, 24));
+    assertThat(BATCH_ROWS.values()).containsExactly(10L, 10L, 4L); // 12 files, 5 per batch
+    assertThat(table.log().latestVersion()).isEqualTo(5);
+
+    BATCH_ROWS.clear();
+    runToItsEnd(options);
+    assertThat(ids()).isEqualTo(range(0, 30)); // version 5 now, once
+    assertThat(BATCH_ROWS.values()).containsExactly(6L);
+
+    BATCH_ROWS.clear();
+    runToItsEnd(options); // nothing new: no batch, and the query still stops
+    assertThat(BATCH_ROWS).isEmpty();
+    assertThat(ids()).isEqualTo(range(0, 30));
+  }
+
+  @Test
+  void honoursMaxBytesPerTriggerAndASnapshotStart() throws Exception {
+    runToItsEnd(Map.of("startingVersion", "snapshot", "maxBytesPerTrigger", "1"));
+    assertThat(ids()).isEqualTo(range(0, 24));
+    assertThat(BATCH_ROWS.values()).hasSize(12).containsOnly(2L); // a soft budget: one file per batch
+  }
+
+  /** Runs the stream with {@code Trigger.AvailableNow} into a Parquet directory until it stops by itself. */
+  private void runToItsEnd(Map<String, String> options) throws Exception {
+    DataStreamReader reader = spark.readStream().format("deltaSharing");
+    for (Map.Entry<String, String> o : options.entrySet()) {
+      reader = reader.option(o.getKey(), o.getValue());
+    }
+    String out = tmp.resolve("out").toString();
+    VoidFunction2<Dataset<Row>, Long> sink = (batch, id) -> {
+      DeltaTableWriter writer = appendInFirstBatch;
+      if (writer != null) {
+        appendInFirstBatch = null;
+        writer.append(ChangeMatrix.rows(24, 30), 2);
+      }
+      BATCH_ROWS.put(id, batch.count());
+      batch.write().mode(SaveMode.Append).parquet(out);
+    };
+    StreamingQuery q = reader.load(path).writeStream().foreachBatch(sink)
+        .option("checkpointLocation", tmp.resolve("checkpoint").toString()).trigger(Trigger.AvailableNow()).start();
+    assertThat(q.awaitTermination(120_000)).as("the query stops by itself").isTrue();
+    assertThat(q.exception().isEmpty()).isTrue();
+  }
+
+  private List<Long> ids() {
+    return spark.read().parquet(tmp.resolve("out").toString()).collectAsList().stream().map(r -> r.getLong(0))
+        .sorted().collect(Collectors.toList());
+  }
+
+  private static List<Long> range(long from, long to) {
+    List<Long> out = new ArrayList<>();
+    for (long i = from; i < to; i++) {
+      out.add(i);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,240 @@
+package io.sharestream.spark;
+
+import io.sharestream.common.client.ClientSettings;
+import io.sharestream.common.client.RetrySettings;
+import io.sharestream.common.errors.InvalidSettingException;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.apache.spark.network.util.JavaUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Spark session confs the source reads (session-wide, not per read): its own {@code spark.sharestream.*} and the
+ * reference client's {@code spark.delta.sharing.*} that shape a stream or its requests, with the reference's meaning,
+ * so that a session configured for delta-sharing-spark behaves the same. Each is read when a query resolves the
+ * table; a bad value fails naming the conf. Reference confs about things this source does differently are listed in
+ * {@link #NOT_APPLIED}: setting one logs once that it has no effect.
+ */
+final class SessionConfs implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(SessionConfs.class);
+
+  /** How often, at most, a stream asks the server for the table's latest version, in milliseconds. Default 1000
+   *  (a default trigger polls for new data continuously); takes precedence over the reference's conf below. */
+  static final String VERSION_POLL_INTERVAL_MS = "spark.sharestream.versionPollIntervalMs";
+  static final long VERSION_POLL_INTERVAL_DEFAULT_MS = 1000;
+
+  /** The reference's version poll interval, a time string ({@code 30s}, {@code 1m}; bare numbers are seconds). Used
+   *  when {@link #VERSION_POLL_INTERVAL_MS} is not set. The reference refuses values under 10 s; so does this. */
+  static final String QUERY_TABLE_VERSION_INTERVAL = "spark.delta.sharing.streaming.queryTableVersionIntervalSeconds";
+  private static final long MIN_QUERY_TABLE_VERSION_INTERVAL_SECONDS = 10;
+
+  /** Retries of a failed request (429, 5xx, resets, timeouts, truncated bodies) after the first attempt. Default 4
+   *  (the reference: 10). */
+  static final String NUM_RETRIES = "spark.delta.sharing.network.numRetries";
+
+  /** Longest time spent retrying one request, in milliseconds. Default 600000 (10 minutes), as the reference. */
+  static final String MAX_RETRY_DURATION = "spark.delta.sharing.network.maxRetryDuration";
+
+  /** Connect, response and idle-read timeout of every request, a time string. Default: 30 s to connect, 320 s for a
+   *  response (the reference's 320 s), 120 s idle in a body; set, it is all three, as in the reference. */
+  static final String TIMEOUT = "spark.delta.sharing.network.timeout";
+
+  /** {@code false}: no {@code jsonPredicateHints} are sent (Spark still applies every filter). Default true. */
+  static final String JSON_PREDICATE_HINTS = "spark.delta.sharing.jsonPredicateHints.enabled";
+
+  /** {@code false}: no {@code limitHint} is sent for a {@code LIMIT} (Spark still applies it). Default true. */
+  static final String LIMIT_PUSHDOWN = "spark.delta.sharing.limitPushdown.enabled";
+
+  /** {@code true}: query and changes requests are paged by {@link #MAX_FILES_PER_QUERY_REQUEST} files, unless the
+   *  read sets {@code maxFilesPerRpc}. Default false (unpaged), as the reference. */
+  static final String QUERY_PAGINATION = "spark.delta.sharing.queryPagination.enabled";
+
+  /** The page size of paged requests. Default 100000, as the reference. */
+  static final String MAX_FILES_PER_QUERY_REQUEST = "spark.delta.sharing.maxFilesPerQueryRequest";
+  private static final int MAX_FILES_PER_QUERY_REQUEST_DEFAULT = 100_000;
+
+  /** Reference confs with no effect here: the source has its own client (connections, TLS and proxies are the JVM's:
+   *  {@code https.proxyHost} and the default trust store), reads profiles itself and always asks for the end-of-stream
+   *  marker it checks listings by. */
+  static final List<String> NOT_APPLIED = List.of("spark.delta.sharing.network.maxConnections",
+      "spark.delta.sharing.network.sslTrustAll", "spark.delta.sharing.network.proxyHost",
+      "spark.delta.sharing.network.proxyPort", "spark.delta.sharing.network.noProxyHosts",
+      "spark.delta.sharing.network.never.use.https", "spark.delta.sharing.network.useAsyncQuery",
+      "spark.delta.sharing.client.class", "spark.delta.sharing.profile.provider.class",
+      "spark.delta.sharing.query.includeEndStreamAction", "spark.delta.sharing.jsonPredicateV2Hints.enabled");
+  private static final java.util.Set<String> WARNED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private final java.time.ZoneId timeZone;
+  private final long versionPollIntervalMs;
+  private final Integer numRetries;
+  private final long maxRetryDurationMs;
+  private final Long timeoutMs;
+  private final boolean predicateHints;
+  private final boolean limitHints;
+  private final Integer filesPerRequest;
+
+  private SessionConfs(Function<String, String> conf, java.time.ZoneId timeZone) {
+    this.timeZone = timeZone;
+    String reference = conf.apply(QUERY_TABLE_VERSION_INTERVAL);
+    long pollMs = VERSION_POLL_INTERVAL_DEFAULT_MS;
+    if (reference != null) {
+      pollMs = millis(QUERY_TABLE_VERSION_INTERVAL, reference);
+      if (pollMs < TimeUnit.SECONDS.toMillis(MIN_QUERY_TABLE_VERSION_INTERVAL_SECONDS)) {
+        throw new InvalidSettingException(QUERY_TABLE_VERSION_INTERVAL + " must not be less than "
+            + MIN_QUERY_TABLE_VERSION_INTERVAL_SECONDS + " seconds (it is '" + reference + "'); for faster polls set "
+            + VERSION_POLL_INTERVAL_MS + " (milliseconds).");
+      }
+    }
+    String own = conf.apply(VERSION_POLL_INTERVAL_MS);
+    this.versionPollIntervalMs = own == null ? pollMs : nonNegative(VERSION_POLL_INTERVAL_MS, own);
+    String retries = conf.apply(NUM_RETRIES);
+    this.numRetries = retries == null ? null : Math.toIntExact(Math.min(nonNegative(NUM_RETRIES, retries), 1000));
+    String maxRetry = conf.apply(MAX_RETRY_DURATION);
+    this.maxRetryDurationMs = maxRetry == null ? RetrySettings.DEFAULT.maxTotal().toMillis()
+        : nonNegative(MAX_RETRY_DURATION, maxRetry);
+    String timeout = conf.apply(TIMEOUT);
+    this.timeoutMs = timeout == null ? null : millis(TIMEOUT, timeout);
+    if (timeoutMs != null && timeoutMs == 0) {
+      throw new InvalidSettingException("Spark conf " + TIMEOUT + " must be a positive duration such as 320s, not '"
+          + timeout + "'.");
+    }
+    this.predicateHints = bool(JSON_PREDICATE_HINTS, conf.apply(JSON_PREDICATE_HINTS), true);
+    this.limitHints = bool(LIMIT_PUSHDOWN, conf.apply(LIMIT_PUSHDOWN), true);
+    String pageSize = conf.apply(MAX_FILES_PER_QUERY_REQUEST);
+    int pages = pageSize == null ? MAX_FILES_PER_QUERY_REQUEST_DEFAULT
+        : Math.toIntExact(Math.min(Integer.MAX_VALUE, positive(MAX_FILES_PER_QUERY_REQUEST, pageSize)));
+    this.filesPerRequest = bool(QUERY_PAGINATION, conf.apply(QUERY_PAGINATION), false) ? pages : null;
+    TreeSet<String> ignored = new TreeSet<>();
+    for (String name : NOT_APPLIED) {
+      if (conf.apply(name) != null && WARNED.add(name)) {
+        ignored.add(name);
+      }
+    }
+    if (!ignored.isEmpty()) {
+      LOG.warn("Spark confs {} of the reference Delta Sharing client have no effect on the deltaSharing source of "
+          + "Sharestream (connections, TLS and proxies are the JVM's)", ignored);
+    }
+  }
+
+  /** The confs as {@code conf} gives them (null: not set), in a session of time zone {@code timeZone}. */
+  static SessionConfs of(Function<String, String> conf, java.time.ZoneId timeZone) {
+    return new SessionConfs(name -> {
+      String v = conf.apply(name);
+      return v == null || v.trim().isEmpty() ? null : v.trim();
+    }, timeZone);
+  }
+
+  /** The confs of the session's SQL conf. */
+  static SessionConfs of(org.apache.spark.sql.internal.SQLConf conf) {
+    return of(name -> conf.getConfString(name, null), java.time.ZoneId.of(conf.sessionLocalTimeZone()));
+  }
+
+  /** The session's time zone ({@code spark.sql.session.timeZone}), of instants written without an offset. */
+  java.time.ZoneId timeZone() {
+    return timeZone;
+  }
+
+  Duration versionPollInterval() {
+    return Duration.ofMillis(versionPollIntervalMs);
+  }
+
+  boolean predicateHints() {
+    return predicateHints;
+  }
+
+  boolean limitHints() {
+    return limitHints;
+  }
+
+  /** The page size of query and changes requests the session asks for; null: unpaged. */
+  Integer filesPerRequest() {
+    return filesPerRequest;
+  }
+
+  /** {@code base} with the session's timeouts and retries. */
+  ClientSettings apply(ClientSettings base) {
+    RetrySettings r = base.retry();
+    ClientSettings s = base.withRetry(new RetrySettings(numRetries == null ? r.maxAttempts() : numRetries + 1,
+        r.initialBackoff(), r.maxBackoff(), Duration.ofMillis(maxRetryDurationMs)));
+    if (timeoutMs != null) {
+      Duration t = Duration.ofMillis(timeoutMs);
+      s = s.withTimeouts(t, t, t);
+    }
+    return s;
+  }
+
+  private static long nonNegative(String name, String v) {
+    try {
+      long n = Long.parseLong(v);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException ignored) {
+      // reported below
+    }
+    throw new InvalidSettingException("Spark conf " + name + " must be a number >= 0, not '" + v + "'.");
+  }
+
+  private static long positive(String name, String v) {
+    long n = nonNegative(name, v);
+    if (n == 0) {
+      throw new InvalidSettingException("Spark conf " + name + " must be a positive number, not '" + v + "'.");
+    }
+    return n;
+  }
+
+  /** A Spark time string ({@code 320s}, {@code 5m}, {@code 500ms}) in milliseconds; a bare number is seconds. */
+  private static long millis(String name, String v) {
+    try {
+      long ms = v.matches("\\d+") ? TimeUnit.SECONDS.toMillis(Long.parseLong(v))
+          : JavaUtils.timeStringAs(v, TimeUnit.MILLISECONDS);
+      if (ms >= 0) {
+        return ms;
+      }
+    } catch (NumberFormatException ignored) {
+      // reported below
+    }
+    throw new InvalidSettingException("Spark conf " + name + " must be a duration such as 30s or 5m, not '" + v
+        + "'.");
+  }
+
+  private static boolean bool(String name, String v, boolean unset) {
+    if (v == null) {
+      return unset;
+    }
+    switch (v.toLowerCase(Locale.ROOT)) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        throw new InvalidSettingException("Spark conf " + name + " must be true or false, not '" + v + "'.");
+    }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof SessionConfs)) {
+      return false;
+    }
+    SessionConfs c = (SessionConfs) o;
+    return timeZone.equals(c.timeZone) && versionPollIntervalMs == c.versionPollIntervalMs && Objects.equals(numRetries, c.numRetries)
+        && maxRetryDurationMs == c.maxRetryDurationMs && Objects.equals(timeoutMs, c.timeoutMs)
+        && predicateHints == c.predicateHints && limitHints == c.limitHints
+        && Objects.equals(filesPerRequest, c.filesPerRequest);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(timeZone, versionPollIntervalMs, numRetries, maxRetryDurationMs, timeoutMs, predicateHints, limitHints,
+        filesPerRequest);
+  }
+}
