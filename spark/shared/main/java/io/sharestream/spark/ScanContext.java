@@ -98,6 +98,9 @@ final class ScanContext {
     hadoop.setBoolean(SQLConf.CASE_SENSITIVE().key(), conf.caseSensitiveAnalysis());
     hadoop.setBoolean(SQLConf.PARQUET_BINARY_AS_STRING().key(), conf.isParquetBinaryAsString());
     hadoop.setBoolean(SQLConf.PARQUET_INT96_AS_TIMESTAMP().key(), conf.isParquetINT96AsTimestamp());
+    // Parquet 1.14+ (Spark 4) reads a row group's chunks as "vectored" positioned reads, which a stream without
+    // its own vectored reads serves 64 KiB at a time, each a new range request: read them in one sequential range
+    hadoop.setBoolean("parquet.hadoop.vectored.io.enabled", false);
     // keys later Sparks' Parquet schema converter reads (each of them as Spark's own Parquet scan sets it)
     for (String key : LATER_READER_KEYS) {
       try {

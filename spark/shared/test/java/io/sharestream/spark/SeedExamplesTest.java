@@ -63,6 +63,7 @@ class SeedExamplesTest {
     if (server != null) {
       server.close();
     }
+    spark.conf().unset("spark.delta.sharing.network.numRetries");
   }
 
   /** Events: user u<i%3>, type purchase for even ids else view, one a minute from T0. */
@@ -319,6 +320,7 @@ class SeedExamplesTest {
   @Test
   void errorHandlingSeesAServerFailureThroughQueryException() throws Exception {
     serveEvents();
+    spark.conf().set("spark.delta.sharing.network.numRetries", "1"); // fail after one retry, not after 15 s
     Dataset<Row> streamingDF = spark.readStream().format("deltaSharing").load(tablePath);
     StreamingQuery query = track(streamingDF.writeStream().format("parquet")
         .option("path", tmp.resolve("output").toString())

@@ -15,6 +15,7 @@ final class TestSpark {
           .config("spark.driver.host", "127.0.0.1")
           .config("spark.driver.bindAddress", "127.0.0.1")
           .config("spark.sql.shuffle.partitions", "2")
+          .config("spark.databricks.delta.snapshotPartitions", "1") // small tables: no 50-task state jobs
           // tests append and then process what is available at once: no pause between version polls
           .config("spark.sharestream.versionPollIntervalMs", "0")
           .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")

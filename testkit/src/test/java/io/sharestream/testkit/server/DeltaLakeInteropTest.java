@@ -39,6 +39,7 @@ class DeltaLakeInteropTest {
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.databricks.delta.snapshotPartitions", "1") // small tables: no 50-task state jobs
         .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
         .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
         .getOrCreate();

@@ -21,13 +21,15 @@ import org.apache.spark.sql.streaming.Trigger;
  * {@code maxFilesPerTrigger=4}, (c) a batch read, and (d) {@code spark.read.parquet} of the same files on local disk
  * (the ceiling), and (e) Spark's own file stream source over those local files with {@code Trigger.Once} (what a
  * stream costs on top of a batch read, whatever its source), each into the {@code noop} sink; (f) the stream over
- * the same rows with 10% deleted by deletion vectors beside (g) their live rows without them; then the driver's
- * planning time of a micro-batch as the table's history grows from 100 to 10,000 versions.
+ * the same rows with 10% deleted by deletion vectors beside (g) their live rows without them, (h) a
+ * {@code Trigger.AvailableNow} stream with {@code maxFilesPerTrigger=4} (Spark 3.4+); then the driver's planning time
+ * of a micro-batch as the table's history grows from 100 to 10,000 versions. {@code memory}: the peak heap and RSS of
+ * a fresh JVM reading the table (stream and batch) beside the same for Spark's own reads of the local files.
  *
  * <pre>
- * mvn -q -B package -DskipTests -pl benchmarks/spark -am
+ * mvn -q -B package -DskipTests -pl benchmarks/spark -am [-Pspark-3.5 | -Pspark-4]
  * java -Xmx2g $SPARK_FLAGS -cp benchmarks/spark/target/classes:$(cat benchmarks/spark/target/classpath.txt) \
- *     io.sharestream.bench.spark.SparkBenchmark
+ *     io.sharestream.bench.spark.SparkBenchmark [throughput | planning | memory]
  * </pre>
  * ({@code SPARK_FLAGS}: the {@code --add-opens} list of the build's {@code spark.test.jvm.flags}, see README.)
  */
@@ -40,12 +42,21 @@ public final class SparkBenchmark {
   private SparkBenchmark() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals(MemoryRun.CASE)) { // a child JVM of the memory figures
+      MemoryRun.runCase(args);
+      return;
+    }
     Path dir = Files.createTempDirectory("sharestream-spark-bench");
+    if (args.length > 0 && args[0].equals("memory")) {
+      MemoryRun.all(dir, FILES, ROWS_PER_FILE);
+      return;
+    }
     SparkSession spark = SparkSession.builder().master("local[2]").appName("sharestream-bench")
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "2")
         .config("spark.sharestream.versionPollIntervalMs", "0") // every new version seen at once
         .getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
     System.out.printf("machine: %d cores, java %s, heap %d MiB, Spark %s%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20, spark.version());
     if (args.length > 0 && args[0].equals("planning")) { // only the planning figures
@@ -61,14 +72,18 @@ public final class SparkBenchmark {
     try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "bench", table.dir(), true)
         .start()) {
       String path = server.writeProfile(dir.resolve("bench.share")) + "#s.b.bench";
-      Run[] runs = {
+      Trigger availableNow = availableNow();
+      List<Run> runs = new ArrayList<>(List.of(
           () -> noop(spark.read().parquet(local.toArray(new String[0]))), // (d) the ceiling
           // (e) what any stream pays on top of a batch read: Spark's own file stream source over the same files
           () -> localStream(spark, table.dir(), dir),
           () -> stream(spark, path, dir, null), // (a)
           () -> stream(spark, path, dir, "4"), // (b)
-          () -> noop(spark.read().format("deltaSharing").load(path))}; // (c)
-      double[] best = best(runs, rows);
+          () -> noop(spark.read().format("deltaSharing").load(path)))); // (c)
+      if (availableNow != null) {
+        runs.add(() -> availableNow(spark, path, dir, availableNow)); // (h)
+      }
+      double[] best = best(runs.toArray(new Run[0]), rows);
       double ceiling = best[0];
       double localStream = best[1];
       double once = best[2];
@@ -83,9 +98,15 @@ public final class SparkBenchmark {
           byFour / ceiling);
       System.out.printf("(c) batch read: %,.0f rows/s, (c)/(d) = %.2f (%,d rows x 10 columns in %d files, %.1f MB)%n",
           batch, batch / ceiling, rows, FILES, table.snapshot().sizeInBytes() / 1e6);
+      if (availableNow != null) {
+        System.out.printf("(h) stream, Trigger.AvailableNow with maxFilesPerTrigger=4: %,.0f rows/s, (h)/(d) = %.2f%n",
+            best[5], best[5] / ceiling);
+      } else {
+        System.out.printf("(h) Trigger.AvailableNow: not in Spark %s%n", spark.version());
+      }
       long kit0 = serverCpuNanos();
       long t0 = System.nanoTime();
-      runs[2].run();
+      runs.get(2).run();
       double wall = System.nanoTime() - t0;
       System.out.printf("    during (a) the kit's server (storage and API, in this JVM) used %.0f%% of the machine's "
           + "CPU time, which a remote server would leave to Spark%n",
@@ -166,11 +187,11 @@ public final class SparkBenchmark {
     return sum;
   }
 
-  private static void noop(Dataset<Row> df) {
+  static void noop(Dataset<Row> df) {
     df.write().format("noop").mode("overwrite").save();
   }
 
-  private static void stream(SparkSession spark, String path, Path dir, String maxFiles) throws Exception {
+  static void stream(SparkSession spark, String path, Path dir, String maxFiles) throws Exception {
     stream(spark, path, dir, maxFiles, "0");
   }
 
@@ -193,8 +214,27 @@ public final class SparkBenchmark {
     }
   }
 
+  /** {@code Trigger.AvailableNow}, where this Spark has it (3.3+); null on older ones. */
+  private static Trigger availableNow() {
+    try {
+      return (Trigger) Trigger.class.getMethod("AvailableNow").invoke(null);
+    } catch (NoSuchMethodException older) {
+      return null;
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void availableNow(SparkSession spark, String path, Path dir, Trigger availableNow)
+      throws Exception {
+    spark.readStream().format("deltaSharing").option("startingVersion", "0").option("maxFilesPerTrigger", "4")
+        .load(path).writeStream().format("noop")
+        .option("checkpointLocation", Files.createTempDirectory(dir, "h").toString()).trigger(availableNow).start()
+        .awaitTermination();
+  }
+
   /** Spark's file stream source over the table's Parquet files (its log directory is hidden from it), once. */
-  private static void localStream(SparkSession spark, Path tableDir, Path dir) throws Exception {
+  static void localStream(SparkSession spark, Path tableDir, Path dir) throws Exception {
     spark.readStream().schema(spark.read().parquet(tableDir.toString()).schema()).parquet(tableDir.toString())
         .writeStream().format("noop").option("checkpointLocation", Files.createTempDirectory(dir, "e").toString())
         .trigger(Trigger.Once()).start().awaitTermination();

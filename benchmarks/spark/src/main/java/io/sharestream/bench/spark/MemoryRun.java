@@ -1,0 +1,134 @@
+package io.sharestream.bench.spark;
+
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.delta.Samples;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The memory figures: each read of the benchmark's table runs three times in a fresh JVM of its own (the flags and
+ * classpath of this one), which then reports its peak heap (the sum of its heap pools' peaks) and its peak resident
+ * set (VmHWM: heap, direct buffers, metaspace, threads, the whole process). The kit serves the table from this JVM,
+ * outside the measured ones. Spark's own reads of the same local files are the ceiling of each.
+ */
+final class MemoryRun {
+  static final String CASE = "memory-case";
+  private static final String REPORT = "MEMORY ";
+
+  private MemoryRun() {}
+
+  static void all(Path dir, int files, int rowsPerFile) throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("bench"), Samples.ORDERS).commit();
+    table.appendCopies(Samples.orders(0, rowsPerFile), files);
+    try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "bench", table.dir(), true)
+        .start()) {
+      String path = server.writeProfile(dir.resolve("bench.share")) + "#s.b.bench";
+      Map<String, long[]> peaks = new LinkedHashMap<>();
+      for (String c : List.of("parquet-batch", "batch", "file-stream", "stream")) {
+        peaks.put(c, child(c, path, table.dir(), dir));
+      }
+      System.out.printf("memory of a fresh JVM (%s) reading %,d rows three times, peak heap / peak RSS:%n",
+          ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(a -> a.startsWith("-Xm"))
+              .collect(Collectors.joining(" ")), (long) files * rowsPerFile);
+      print("batch: read.format(\"deltaSharing\")", peaks.get("batch"), "spark.read.parquet of the local files",
+          peaks.get("parquet-batch"));
+      print("stream: Trigger.Once from version 0", peaks.get("stream"), "Spark's file stream of the local files",
+          peaks.get("file-stream"));
+    }
+  }
+
+  private static void print(String what, long[] ours, String ceilingName, long[] ceiling) {
+    System.out.printf("  %s: %d / %d MiB; %s: %d / %d MiB; RSS ratio %.2f%n", what, ours[0] >> 20, ours[1] >> 20,
+        ceilingName, ceiling[0] >> 20, ceiling[1] >> 20, ours[1] / (double) ceiling[1]);
+  }
+
+  /** Runs {@code name} in a child JVM; its peak heap and RSS in bytes. */
+  private static long[] child(String name, String path, Path tableDir, Path dir) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SparkBenchmark.class.getName(), CASE, name,
+        path, tableDir.toString(), dir.toString()));
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    long[] peaks = null;
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line = out.readLine(); line != null; line = out.readLine()) {
+        if (line.startsWith(REPORT)) {
+          String[] f = line.substring(REPORT.length()).split(" ");
+          peaks = new long[] {Long.parseLong(f[0]), Long.parseLong(f[1])};
+        }
+      }
+    }
+    if (p.waitFor() != 0 || peaks == null) {
+      throw new IllegalStateException("the memory run " + name + " failed (exit " + p.exitValue() + ")");
+    }
+    return peaks;
+  }
+
+  /** In the child: the case three times, then its peaks on standard output. */
+  static void runCase(String[] args) throws Exception {
+    String name = args[1];
+    String path = args[2];
+    Path tableDir = Path.of(args[3]);
+    Path dir = Path.of(args[4]);
+    SparkSession spark = SparkSession.builder().master("local[2]").appName("sharestream-memory")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    String[] local;
+    try (java.util.stream.Stream<Path> s = Files.walk(tableDir)) {
+      local = s.filter(f -> f.toString().endsWith(".parquet") && !f.toString().contains("_delta_log"))
+          .map(Path::toString).toArray(String[]::new);
+    }
+    for (int i = 0; i < 3; i++) {
+      switch (name) {
+        case "parquet-batch":
+          SparkBenchmark.noop(spark.read().parquet(local));
+          break;
+        case "batch":
+          SparkBenchmark.noop(spark.read().format("deltaSharing").load(path));
+          break;
+        case "file-stream":
+          SparkBenchmark.localStream(spark, tableDir, dir);
+          break;
+        case "stream":
+          SparkBenchmark.stream(spark, path, dir, null);
+          break;
+        default:
+          throw new IllegalArgumentException(name);
+      }
+    }
+    long heap = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP) {
+        heap += pool.getPeakUsage().getUsed();
+      }
+    }
+    System.out.println(REPORT + heap + " " + peakRss());
+    spark.stop();
+  }
+
+  /** VmHWM of this process, in bytes (Linux). */
+  private static long peakRss() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+      if (line.startsWith("VmHWM:")) {
+        return Long.parseLong(line.replaceAll("\\D", "")) << 10;
+      }
+    }
+    throw new IllegalStateException("no VmHWM in /proc/self/status");
+  }
+}
