@@ -1,15 +1,11 @@
 package io.sharestream.bench;
 
 import io.sharestream.kafka.DeltaSharingSourceTask;
-import java.lang.management.GarbageCollectorMXBean;
+import io.sharestream.testkit.jvm.LiveHeap;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryUsage;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import javax.management.NotificationEmitter;
-import javax.management.openmbean.CompositeData;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
@@ -24,7 +20,7 @@ public final class TaskHeapProbe {
 
   public static void main(String[] args) throws Exception {
     long expected = Long.parseLong(args[2]);
-    AtomicLong peak = livePeak();
+    LiveHeap live = LiveHeap.watch();
     System.gc();
     long atRest = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(); // the JVM's own, no task yet
     Map<String, String> config = new HashMap<>();
@@ -43,31 +39,7 @@ public final class TaskHeapProbe {
     } finally {
       task.stop();
     }
-    System.out.printf("rows=%d peakLiveMiB=%d atRestMiB=%d maxHeapMiB=%d%n", rows, peak.get() >> 20, atRest >> 20,
+    System.out.printf("rows=%d peakLiveMiB=%d atRestMiB=%d maxHeapMiB=%d%n", rows, live.peak() >> 20, atRest >> 20,
         Runtime.getRuntime().maxMemory() >> 20);
-  }
-
-  /** The heap left after each collection (the live set), its peak kept. */
-  private static AtomicLong livePeak() {
-    AtomicLong peak = new AtomicLong();
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      ((NotificationEmitter) gc).addNotificationListener((n, handback) -> {
-        if (!n.getType().equals(com.sun.management.GarbageCollectionNotificationInfo
-            .GARBAGE_COLLECTION_NOTIFICATION)) {
-          return;
-        }
-        com.sun.management.GarbageCollectionNotificationInfo info =
-            com.sun.management.GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
-        long used = 0;
-        for (Map.Entry<String, MemoryUsage> e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
-          String pool = e.getKey();
-          if (!pool.contains("Metaspace") && !pool.contains("CodeHeap") && !pool.contains("Compressed Class")) {
-            used += e.getValue().getUsed();
-          }
-        }
-        peak.accumulateAndGet(used, Math::max);
-      }, null, null);
-    }
-    return peak;
   }
 }

@@ -1,14 +1,19 @@
 package io.sharestream.spark;
 
+import io.sharestream.common.errors.CancelledException;
+import io.sharestream.common.errors.DeltaSharingException;
 import io.sharestream.common.planner.AdmissionLimits;
 import io.sharestream.common.planner.Position;
 import io.sharestream.common.planner.SharingStreamPlanner;
 import io.sharestream.common.planner.StreamPlanner;
 import io.sharestream.common.planner.WorkUnit;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -64,7 +69,7 @@ class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissionCont
   @Override
   public Offset initialOffset() {
     SharingOffset start = initialOffset.getOrCreate(() -> {
-      Position p = planner.initialPosition();
+      Position p = stoppable(planner::initialPosition);
       LOG.info("Stream of {} starts at {} ({})", scan.options.table(), p, scan.options.stream().startingPoint());
       return new SharingOffset(p);
     });
@@ -94,7 +99,7 @@ class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissionCont
   @Override
   public Offset latestOffset(Offset startOffset, ReadLimit limit) {
     Position from = ((SharingOffset) startOffset).position();
-    StreamPlanner.Plan plan = planner.plan(from, limits(limit).upTo(lastVersion));
+    StreamPlanner.Plan plan = stoppable(() -> planner.plan(from, limits(limit).upTo(lastVersion)));
     if (plan.units().isEmpty() && plan.end().equals(from)) {
       return startOffset;
     }
@@ -104,7 +109,7 @@ class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissionCont
 
   /** Holds batches to the table's latest version now (for {@code Trigger.AvailableNow}, Spark 3.3+). */
   void readUpToLatestVersionNow() {
-    lastVersion = planner.latestVersionNow();
+    lastVersion = stoppable(planner::latestVersionNow);
     LOG.info("Stream of {} reads up to version {} (Trigger.AvailableNow)", scan.options.table(), lastVersion);
   }
 
@@ -134,7 +139,26 @@ class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissionCont
         return known;
       }
     }
-    return remember(from, to, planner.units(from, to));
+    return remember(from, to, stoppable(() -> planner.units(from, to)));
+  }
+
+  /**
+   * Runs a call to the server on the query's thread. Spark stops a query by interrupting that thread and tells a stop
+   * from a failure by the exception's type, so an interrupted call is reported as an interruption: the query then
+   * ends as stopped, not as failed.
+   */
+  private static <T> T stoppable(Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (DeltaSharingException e) {
+      if (Thread.currentThread().isInterrupted() || e instanceof CancelledException
+          || e.getCause() instanceof InterruptedIOException || e.getCause() instanceof InterruptedException) {
+        InterruptedIOException stop = new InterruptedIOException(e.getMessage());
+        stop.initCause(e);
+        throw new UncheckedIOException(stop);
+      }
+      throw e;
+    }
   }
 
   @Override

@@ -23,6 +23,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.spark.TaskContext;
+import org.apache.spark.TaskContext$;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.rdd.InputFileBlockHolder;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -434,7 +437,25 @@ final class SharingReaderFactory implements PartitionReaderFactory {
         Layout layout = layout(u);
         InputFileBlockHolder.set(path, 0, u.file().size());
         PartitionedFile file = SparkApi.file(constants(layout, u, selected), path, u.file().size());
-        current = adapt.adapt(layout, u, selected, open.open(layout, file));
+        current = adapt.adapt(layout, u, selected, outsideTask(() -> open.open(layout, file)));
+      }
+    }
+
+    /**
+     * Opens a file's reader where Spark's reader factory cannot see the task: it would register each reader to be
+     * closed when the task ends, keeping every finished file's reader (dictionaries, column readers) reachable until
+     * then, which grew the heap by the files of a partition. This loop closes each reader itself.
+     */
+    private PartitionReader<T> outsideTask(Supplier<PartitionReader<T>> opening) {
+      TaskContext task = TaskContext.get();
+      if (task == null) {
+        return opening.get();
+      }
+      TaskContext$.MODULE$.unset();
+      try {
+        return opening.get();
+      } finally {
+        TaskContext$.MODULE$.setTaskContext(task);
       }
     }
 

@@ -219,4 +219,24 @@ class StreamingSemanticsTest {
     assertThatThrownBy(() -> toMemory(spark.readStream().format("deltaSharing").option("versionAsOf", "0")
         .load(path), "tt").processAllAvailable()).hasMessageContaining("are for batch reads");
   }
+
+  @Test
+  void stoppingAQueryWhileItWaitsForTheServerEndsItAsStoppedNotFailed() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("stopping"), ChangeMatrix.SCHEMA).commit();
+    String path = serve("stopping", table);
+    table.append(ChangeMatrix.rows(0, 10));
+    StreamingQuery q = toMemory(spark.readStream().format("deltaSharing").option("startingVersion", "0")
+        .load(path), "stopping");
+    q.processAllAvailable();
+    DeltaSharingServer server = servers.get(0);
+    server.faults().delay(Endpoint.VERSION, 1, Duration.ofSeconds(20)); // the next version poll hangs
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (server.faults().pending() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(server.faults().pending()).as("the stream polled the version again").isZero();
+    q.stop(); // while the query's thread waits for the answer
+    assertThat(q.isActive()).isFalse();
+    assertThat(q.exception().isDefined()).as("a stopped query, not a failed one").isFalse();
+  }
 }

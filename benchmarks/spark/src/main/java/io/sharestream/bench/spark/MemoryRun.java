@@ -2,6 +2,7 @@ package io.sharestream.bench.spark;
 
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.Samples;
+import io.sharestream.testkit.jvm.LiveHeap;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -21,7 +22,8 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The memory figures: each read of the benchmark's table runs three times in a fresh JVM of its own (the flags and
- * classpath of this one), which then reports its peak heap (the sum of its heap pools' peaks) and its peak resident
+ * classpath of this one), which then reports its peak live heap (what is left after a collection: what the read
+ * holds, whatever the collector's sizing), its peak heap (the sum of its heap pools' peaks) and its peak resident
  * set (VmHWM: heap, direct buffers, metaspace, threads, the whole process). The kit serves the table from this JVM,
  * outside the measured ones. Spark's own reads of the same local files are the ceiling of each.
  */
@@ -39,9 +41,11 @@ final class MemoryRun {
       String path = server.writeProfile(dir.resolve("bench.share")) + "#s.b.bench";
       Map<String, long[]> peaks = new LinkedHashMap<>();
       for (String c : List.of("parquet-batch", "batch", "file-stream", "stream")) {
-        peaks.put(c, child(c, path, table.dir(), dir));
+        peaks.put(c, median(child(c, path, table.dir(), dir), child(c, path, table.dir(), dir),
+            child(c, path, table.dir(), dir)));
       }
-      System.out.printf("memory of a fresh JVM (%s) reading %,d rows three times, peak heap / peak RSS:%n",
+      System.out.printf("memory of a fresh JVM (%s) reading %,d rows three times, peak live heap / peak heap / "
+          + "peak RSS, medians of three JVMs:%n",
           ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(a -> a.startsWith("-Xm"))
               .collect(Collectors.joining(" ")), (long) files * rowsPerFile);
       print("batch: read.format(\"deltaSharing\")", peaks.get("batch"), "spark.read.parquet of the local files",
@@ -52,11 +56,24 @@ final class MemoryRun {
   }
 
   private static void print(String what, long[] ours, String ceilingName, long[] ceiling) {
-    System.out.printf("  %s: %d / %d MiB; %s: %d / %d MiB; RSS ratio %.2f%n", what, ours[0] >> 20, ours[1] >> 20,
-        ceilingName, ceiling[0] >> 20, ceiling[1] >> 20, ours[1] / (double) ceiling[1]);
+    System.out.printf("  %s: %d / %d / %d MiB; %s: %d / %d / %d MiB; ratios %.2f / %.2f / %.2f%n", what,
+        ours[0] >> 20, ours[1] >> 20, ours[2] >> 20, ceilingName, ceiling[0] >> 20, ceiling[1] >> 20,
+        ceiling[2] >> 20, ours[0] / (double) ceiling[0], ours[1] / (double) ceiling[1],
+        ours[2] / (double) ceiling[2]);
   }
 
-  /** Runs {@code name} in a child JVM; its peak heap and RSS in bytes. */
+  /** Each figure's median over three runs. */
+  private static long[] median(long[] a, long[] b, long[] c) {
+    long[] m = new long[a.length];
+    for (int i = 0; i < m.length; i++) {
+      long[] v = {a[i], b[i], c[i]};
+      java.util.Arrays.sort(v);
+      m[i] = v[1];
+    }
+    return m;
+  }
+
+  /** Runs {@code name} in a child JVM; its peak live heap, peak heap and peak RSS in bytes. */
   private static long[] child(String name, String path, Path tableDir, Path dir) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -69,7 +86,7 @@ final class MemoryRun {
       for (String line = out.readLine(); line != null; line = out.readLine()) {
         if (line.startsWith(REPORT)) {
           String[] f = line.substring(REPORT.length()).split(" ");
-          peaks = new long[] {Long.parseLong(f[0]), Long.parseLong(f[1])};
+          peaks = new long[] {Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2])};
         }
       }
     }
@@ -81,6 +98,7 @@ final class MemoryRun {
 
   /** In the child: the case three times, then its peaks on standard output. */
   static void runCase(String[] args) throws Exception {
+    LiveHeap live = LiveHeap.watch();
     String name = args[1];
     String path = args[2];
     Path tableDir = Path.of(args[3]);
@@ -118,7 +136,7 @@ final class MemoryRun {
         heap += pool.getPeakUsage().getUsed();
       }
     }
-    System.out.println(REPORT + heap + " " + peakRss());
+    System.out.println(REPORT + live.peak() + " " + heap + " " + peakRss());
     spark.stop();
   }
 
