@@ -173,6 +173,8 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   /** Valid topic name characters; anything else is replaced. */
   private static final String TOPIC_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
 
+  private static final String REBASE_MODES = "EXCEPTION, LEGACY, CORRECTED";
+
   public static final ConfigDef CONFIG_DEF = configDef();
 
   private static ConfigDef configDef() {
@@ -198,25 +200,25 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
     o = 0;
     d.define(TABLES, Type.LIST, ConfigDef.NO_DEFAULT_VALUE, new TablesValidator(), Importance.HIGH, TABLES_DOC,
         GROUP_TABLES, ++o, Width.LONG, "Tables");
-    d.define(STARTING_VERSION, Type.STRING, null, new StreamOptionValidator(), Importance.HIGH,
-        STARTING_VERSION_DOC, GROUP_TABLES, ++o, Width.SHORT, "Starting version",
+    d.define(STARTING_VERSION, Type.STRING, null, new StreamOptionValidator("latest, snapshot or a version >= 0"),
+        Importance.HIGH, STARTING_VERSION_DOC, GROUP_TABLES, ++o, Width.SHORT, "Starting version",
         new FixedRecommender("latest", "snapshot", "0"));
-    d.define(STARTING_TIMESTAMP, Type.STRING, null, new StreamOptionValidator(), Importance.MEDIUM,
+    d.define(STARTING_TIMESTAMP, Type.STRING, null, new StreamOptionValidator("an ISO-8601 instant"), Importance.MEDIUM,
         STARTING_TIMESTAMP_DOC, GROUP_TABLES, ++o, Width.MEDIUM, "Starting timestamp");
     d.define(SKIP_CHANGE_COMMITS, Type.BOOLEAN, false, Importance.MEDIUM, SKIP_CHANGE_COMMITS_DOC, GROUP_TABLES, ++o,
         Width.SHORT, "Skip change commits");
     d.define(READ_CHANGE_FEED, Type.BOOLEAN, false, Importance.MEDIUM, READ_CHANGE_FEED_DOC, GROUP_TABLES, ++o,
         Width.SHORT, "Read change feed");
-    d.define(RESPONSE_FORMAT, Type.STRING, StreamOptions.RESPONSE_FORMAT_DEFAULT, new StreamOptionValidator(),
-        Importance.LOW, RESPONSE_FORMAT_DOC, GROUP_TABLES, ++o, Width.SHORT, "Response format",
-        new FixedRecommender("auto", "parquet", "delta"));
-    d.define(DATETIME_REBASE_MODE, Type.STRING, "EXCEPTION", new StreamOptionValidator(), Importance.LOW,
+    d.define(RESPONSE_FORMAT, Type.STRING, StreamOptions.RESPONSE_FORMAT_DEFAULT,
+        new StreamOptionValidator("auto, parquet, delta"), Importance.LOW, RESPONSE_FORMAT_DOC, GROUP_TABLES, ++o,
+        Width.SHORT, "Response format", new FixedRecommender("auto", "parquet", "delta"));
+    d.define(DATETIME_REBASE_MODE, Type.STRING, "EXCEPTION", new StreamOptionValidator(REBASE_MODES), Importance.LOW,
         DATETIME_REBASE_MODE_DOC, GROUP_TABLES, ++o, Width.SHORT, "Datetime rebase mode",
         new FixedRecommender("EXCEPTION", "LEGACY", "CORRECTED"));
-    d.define(INT96_REBASE_MODE, Type.STRING, "EXCEPTION", new StreamOptionValidator(), Importance.LOW,
+    d.define(INT96_REBASE_MODE, Type.STRING, "EXCEPTION", new StreamOptionValidator(REBASE_MODES), Importance.LOW,
         INT96_REBASE_MODE_DOC, GROUP_TABLES, ++o, Width.SHORT, "INT96 rebase mode",
         new FixedRecommender("EXCEPTION", "LEGACY", "CORRECTED"));
-    d.define(PARTITION_TIME_ZONE, Type.STRING, "UTC", new StreamOptionValidator(), Importance.LOW,
+    d.define(PARTITION_TIME_ZONE, Type.STRING, "UTC", new StreamOptionValidator("a time zone id"), Importance.LOW,
         PARTITION_TIME_ZONE_DOC, GROUP_TABLES, ++o, Width.SHORT, "Partition time zone");
 
     o = 0;
@@ -516,6 +518,13 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
 
   /** A stream option, checked by the core's parser so both engines accept the same values. */
   private static final class StreamOptionValidator implements ConfigDef.Validator {
+    private final String validValues;
+
+    /** {@code validValues}: what the parser accepts, in words (as the config reference shows it). */
+    StreamOptionValidator(String validValues) {
+      this.validValues = validValues;
+    }
+
     @Override
     public void ensureValid(String name, Object value) {
       if (value == null) {
@@ -526,6 +535,11 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
       } catch (DeltaSharingException e) {
         throw new ConfigException(name, value, e.getMessage());
       }
+    }
+
+    @Override
+    public String toString() {
+      return validValues;
     }
   }
 
@@ -557,6 +571,11 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
       if (t.trim().isEmpty()) {
         throw new ConfigException(name, value, "must not be empty");
       }
+    }
+
+    @Override
+    public String toString() {
+      return "non-empty, with ${prefix}, ${share}, ${schema}, ${table}";
     }
   }
 

@@ -33,43 +33,86 @@ public final class DeltaSharingOptions implements Serializable {
   /** {@code <profile-file>#<share>.<schema>.<table>}, or {@code <share>.<schema>.<table>} with profile options. */
   public static final String PATH = "path";
 
-  /** Streaming: most files per micro-batch (Spark admission control). Default 1000. */
+  // option names; what each means is in OPTIONS
   public static final String MAX_FILES_PER_TRIGGER = "maxFilesPerTrigger";
   public static final int MAX_FILES_PER_TRIGGER_DEFAULT = 1000;
-
-  /** Streaming: a soft byte budget per micro-batch (at least one file always passes), e.g. {@code 1g}. */
   public static final String MAX_BYTES_PER_TRIGGER = "maxBytesPerTrigger";
-
-  /** Batch: read the snapshot at this version. */
   public static final String VERSION_AS_OF = "versionAsOf";
-
-  /** Batch: read the snapshot as of this ISO-8601 instant. */
   public static final String TIMESTAMP_AS_OF = "timestampAsOf";
-
-  /** Batch with readChangeFeed: the last version of the change range (default: the latest). */
   public static final String ENDING_VERSION = "endingVersion";
-
-  /** Batch with readChangeFeed: the range ends at the last version committed at or before this instant. */
   public static final String ENDING_TIMESTAMP = "endingTimestamp";
-
-  /**
-   * The reference client's option, accepted so that its jobs run unchanged: {@code true} lets change commits through
-   * with their new row images. That is this source's default, and exact (the reference emits every row of a file a
-   * commit rewrote again, changed or not). No effect with skipChangeCommits or readChangeFeed.
-   */
   public static final String IGNORE_CHANGES = "ignoreChanges";
-
-  /**
-   * The reference client's option, accepted so that its jobs run unchanged: {@code true} skips commits that only
-   * remove whole files (DELETE, partition drops). By default they emit no row here either (a delete has no new row
-   * image; with readChangeFeed=true its rows flow as {@code delete}, on which this option has no effect).
-   */
   public static final String IGNORE_DELETES = "ignoreDeletes";
 
   /** Profile fields given as options instead of a profile file (the reference client's names; {@code type} is the
    *  profile file's name of {@code shareCredentialsType}). */
   public static final List<String> PROFILE_OPTIONS = List.of("shareCredentialsVersion", "shareCredentialsType", "type",
       "endpoint", "bearerToken", "expirationTime", "tokenEndpoint", "clientId", "clientSecret", "scope");
+
+  private static final String INSTANT = " An ISO-8601 instant, or what Spark casts to a timestamp in the session's "
+      + "time zone (2024-01-31, 2024-01-31 08:00:00).";
+
+  /** Every option besides {@link #PATH}, in the order errors list them: the parser knows these and no others. */
+  static final List<Doc> OPTIONS = List.of(
+      new Doc(MAX_FILES_PER_TRIGGER, String.valueOf(MAX_FILES_PER_TRIGGER_DEFAULT), "Streams: most files per "
+          + "micro-batch (Spark admission control)."),
+      new Doc(MAX_BYTES_PER_TRIGGER, "", "Streams: a soft byte budget per micro-batch (at least one file always "
+          + "passes), a size such as 512m or 1g."),
+      new Doc(VERSION_AS_OF, "the latest", "Batch: read the snapshot at this version."),
+      new Doc(TIMESTAMP_AS_OF, "", "Batch: read the snapshot as of this instant." + INSTANT),
+      new Doc(ENDING_VERSION, "the latest", "Batch with readChangeFeed: the last version of the change range."),
+      new Doc(ENDING_TIMESTAMP, "", "Batch with readChangeFeed: the range ends at the last version committed at or "
+          + "before this instant." + INSTANT),
+      new Doc(IGNORE_CHANGES, "false", "The reference client's option, accepted so that its jobs run unchanged: true "
+          + "lets change commits through with their new row images. That is this source's default, and exact (the "
+          + "reference emits every row of a file a commit rewrote again, changed or not). No effect with "
+          + "skipChangeCommits or readChangeFeed."),
+      new Doc(IGNORE_DELETES, "false", "The reference client's option, accepted so that its jobs run unchanged: true "
+          + "skips commits that only remove whole files (DELETE, partition drops). By default they emit no row here "
+          + "either (a delete has no new row image; with readChangeFeed=true its rows flow as delete, on which this "
+          + "option has no effect)."),
+      new Doc(StreamOptions.STARTING_VERSION, StreamOptions.STARTING_VERSION_DEFAULT, "Streams: where a query without "
+          + "a checkpoint starts: latest (only commits after it starts), snapshot (the rows at the latest version, "
+          + "then every later change) or a version N (every change committed at N and after). Batch with "
+          + "readChangeFeed: the first version of the change range."),
+      new Doc(StreamOptions.STARTING_TIMESTAMP, "", "Instead of startingVersion: the first version committed at or "
+          + "after this instant." + INSTANT),
+      new Doc(StreamOptions.SKIP_CHANGE_COMMITS, "false", "true: commits that remove or rewrite data (UPDATE, "
+          + "DELETE, MERGE, overwrite) are skipped whole; only pure appends flow."),
+      new Doc(StreamOptions.READ_CHANGE_FEED, "false", "true: every change flows with its _change_type (insert, "
+          + "update_preimage, update_postimage, delete), _commit_version and _commit_timestamp, from the table's "
+          + "change data feed where it was recorded and derived from added and removed files where not."),
+      new Doc(StreamOptions.READ_CHANGE_DATA, "false", "Alias of readChangeFeed (the reference client's older name)."),
+      new Doc(StreamOptions.MAX_VERSIONS_PER_RPC, String.valueOf(StreamOptions.MAX_VERSIONS_PER_RPC_DEFAULT),
+          "Most table versions one query or changes request asks for."),
+      new Doc(StreamOptions.MAX_FILES_PER_RPC, "none (unpaged)", "Page size (maxFiles) of query and changes requests "
+          + "(overrides spark.delta.sharing.queryPagination.enabled)."),
+      new Doc(StreamOptions.URL_REFRESH_MARGIN_SECONDS, String.valueOf(
+          StreamOptions.URL_REFRESH_MARGIN_SECONDS_DEFAULT), "Seconds before a pre-signed URL's expiry at which it "
+          + "is refreshed."),
+      new Doc(StreamOptions.PARTITION_TIME_ZONE, "UTC", "Time zone of timestamp partition values written without "
+          + "an offset."),
+      new Doc(StreamOptions.DATETIME_REBASE_MODE, "the session's spark.sql.legacy.parquet.datetimeRebaseModeInRead",
+          "Dates before 1582-10-15 and INT64 timestamps before 1900 in files that do not say which calendar wrote "
+          + "them: EXCEPTION (fail), LEGACY (rebase from the hybrid Julian calendar of Spark 2.x) or CORRECTED (read "
+          + "as they are)."),
+      new Doc(StreamOptions.INT96_REBASE_MODE, "the session's spark.sql.legacy.parquet.int96RebaseModeInRead",
+          "As datetimeRebaseMode, for INT96 timestamps."),
+      new Doc(StreamOptions.RESPONSE_FORMAT, StreamOptions.RESPONSE_FORMAT_DEFAULT, "The answer format asked of "
+          + "the server: auto (both: plain tables come as parquet, tables with deletion vectors or column mapping as "
+          + "delta), parquet or delta (only that one)."),
+      new Doc("shareCredentialsVersion", "", "The profile as options (then the path is <share>.<schema>.<table>): "
+          + "its format version, 1 (bearer token) or 2."),
+      new Doc("shareCredentialsType", "", "Profile: bearer_token (what version 1 profiles are) or "
+          + "oauth_client_credentials (version 2 profiles name their type)."),
+      new Doc("type", "", "Profile: the profile file's name of shareCredentialsType."),
+      new Doc("endpoint", "", "Profile: the sharing server's endpoint URL."),
+      new Doc("bearerToken", "", "Profile: the bearer token."),
+      new Doc("expirationTime", "", "Profile: when the bearer token expires (named in errors)." + INSTANT),
+      new Doc("tokenEndpoint", "", "Profile: the OAuth 2 token URL (client-credentials grant)."),
+      new Doc("clientId", "", "Profile: the OAuth client id."),
+      new Doc("clientSecret", "", "Profile: the OAuth client secret."),
+      new Doc("scope", "", "Profile: the OAuth scope, if the token endpoint needs one."));
 
   /** Options that take an instant: ISO-8601 with an offset, or what Spark casts to a timestamp in the session's
    *  time zone ({@code 2024-01-31}, {@code 2024-01-31 08:00:00}), as the reference client reads them. */
@@ -196,20 +239,14 @@ public final class DeltaSharingOptions implements Serializable {
   private static Set<String> known() {
     Set<String> k = new TreeSet<>();
     k.add(PATH.toLowerCase(Locale.ROOT));
-    knownNameList().forEach(n -> k.add(n.toLowerCase(Locale.ROOT)));
+    OPTIONS.forEach(o -> k.add(o.name.toLowerCase(Locale.ROOT)));
     return k;
   }
 
-  private static List<String> knownNameList() {
-    List<String> names = new ArrayList<>(List.of(MAX_FILES_PER_TRIGGER, MAX_BYTES_PER_TRIGGER, VERSION_AS_OF,
-        TIMESTAMP_AS_OF, ENDING_VERSION, ENDING_TIMESTAMP, IGNORE_CHANGES, IGNORE_DELETES));
-    names.addAll(StreamOptions.NAMES);
-    names.addAll(PROFILE_OPTIONS);
-    return names;
-  }
-
   private static String knownNames() {
-    return knownNameList().toString();
+    List<String> names = new ArrayList<>();
+    OPTIONS.forEach(o -> names.add(o.name));
+    return names.toString();
   }
 
   private static String get(Map<String, String> options, String name) {
@@ -374,6 +411,19 @@ public final class DeltaSharingOptions implements Serializable {
     if (readChangeFeed() && startingVersion == null && startingTimestamp == null) {
       throw new InvalidSettingException("A batch read with readChangeFeed=true needs the start of the range: set "
           + "startingVersion (a number) or startingTimestamp.");
+    }
+  }
+
+  /** An option or session conf as the docs show it: its name, its default in words (empty: none) and meaning. */
+  static final class Doc {
+    final String name;
+    final String defaultValue;
+    final String meaning;
+
+    Doc(String name, String defaultValue, String meaning) {
+      this.name = name;
+      this.defaultValue = defaultValue;
+      this.meaning = meaning;
     }
   }
 }

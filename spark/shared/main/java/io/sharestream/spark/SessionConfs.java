@@ -26,40 +26,44 @@ final class SessionConfs implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(SessionConfs.class);
 
-  /** How often, at most, a stream asks the server for the table's latest version, in milliseconds. Default 1000
-   *  (a default trigger polls for new data continuously); takes precedence over the reference's conf below. */
+  // conf names; what each means is in CONFS
   static final String VERSION_POLL_INTERVAL_MS = "spark.sharestream.versionPollIntervalMs";
   static final long VERSION_POLL_INTERVAL_DEFAULT_MS = 1000;
-
-  /** The reference's version poll interval, a time string ({@code 30s}, {@code 1m}; bare numbers are seconds). Used
-   *  when {@link #VERSION_POLL_INTERVAL_MS} is not set. The reference refuses values under 10 s; so does this. */
   static final String QUERY_TABLE_VERSION_INTERVAL = "spark.delta.sharing.streaming.queryTableVersionIntervalSeconds";
   private static final long MIN_QUERY_TABLE_VERSION_INTERVAL_SECONDS = 10;
-
-  /** Retries of a failed request (429, 5xx, resets, timeouts, truncated bodies) after the first attempt. Default 4
-   *  (the reference: 10). */
   static final String NUM_RETRIES = "spark.delta.sharing.network.numRetries";
-
-  /** Longest time spent retrying one request, in milliseconds. Default 600000 (10 minutes), as the reference. */
   static final String MAX_RETRY_DURATION = "spark.delta.sharing.network.maxRetryDuration";
-
-  /** Connect, response and idle-read timeout of every request, a time string. Default: 30 s to connect, 320 s for a
-   *  response (the reference's 320 s), 120 s idle in a body; set, it is all three, as in the reference. */
   static final String TIMEOUT = "spark.delta.sharing.network.timeout";
-
-  /** {@code false}: no {@code jsonPredicateHints} are sent (Spark still applies every filter). Default true. */
   static final String JSON_PREDICATE_HINTS = "spark.delta.sharing.jsonPredicateHints.enabled";
-
-  /** {@code false}: no {@code limitHint} is sent for a {@code LIMIT} (Spark still applies it). Default true. */
   static final String LIMIT_PUSHDOWN = "spark.delta.sharing.limitPushdown.enabled";
-
-  /** {@code true}: query and changes requests are paged by {@link #MAX_FILES_PER_QUERY_REQUEST} files, unless the
-   *  read sets {@code maxFilesPerRpc}. Default false (unpaged), as the reference. */
   static final String QUERY_PAGINATION = "spark.delta.sharing.queryPagination.enabled";
-
-  /** The page size of paged requests. Default 100000, as the reference. */
   static final String MAX_FILES_PER_QUERY_REQUEST = "spark.delta.sharing.maxFilesPerQueryRequest";
   private static final int MAX_FILES_PER_QUERY_REQUEST_DEFAULT = 100_000;
+
+  /** Every conf read, with its default and meaning (the reference client's where it has the conf). */
+  static final List<DeltaSharingOptions.Doc> CONFS = List.of(
+      new DeltaSharingOptions.Doc(VERSION_POLL_INTERVAL_MS, String.valueOf(VERSION_POLL_INTERVAL_DEFAULT_MS),
+          "How often, at most, a stream asks the server for the table's latest version, in milliseconds (a default "
+          + "trigger polls for new data continuously). Takes precedence over " + QUERY_TABLE_VERSION_INTERVAL + "."),
+      new DeltaSharingOptions.Doc(QUERY_TABLE_VERSION_INTERVAL, "unset (the reference: 30s)", "The reference's "
+          + "version poll interval, a time string (30s, 1m; a bare number is seconds), at least "
+          + MIN_QUERY_TABLE_VERSION_INTERVAL_SECONDS + " seconds as in the reference. Used when "
+          + VERSION_POLL_INTERVAL_MS + " is not set."),
+      new DeltaSharingOptions.Doc(NUM_RETRIES, "4 (the reference: 10)", "Retries of a failed request (429, 5xx, "
+          + "resets, timeouts, truncated bodies) after the first attempt."),
+      new DeltaSharingOptions.Doc(MAX_RETRY_DURATION, "600000 (10 minutes)", "Longest time spent retrying one "
+          + "request, in milliseconds."),
+      new DeltaSharingOptions.Doc(TIMEOUT, "30s to connect, 320s for a response, 120s idle in a body", "Connect, "
+          + "response and idle-read timeout of every request, a time string; set, it is all three, as in the "
+          + "reference."),
+      new DeltaSharingOptions.Doc(JSON_PREDICATE_HINTS, "true", "false: no jsonPredicateHints are sent (Spark "
+          + "still applies every filter)."),
+      new DeltaSharingOptions.Doc(LIMIT_PUSHDOWN, "true", "false: no limitHint is sent for a LIMIT (Spark still "
+          + "applies it)."),
+      new DeltaSharingOptions.Doc(QUERY_PAGINATION, "false", "true: query and changes requests are paged by "
+          + MAX_FILES_PER_QUERY_REQUEST + " files, unless the read sets maxFilesPerRpc."),
+      new DeltaSharingOptions.Doc(MAX_FILES_PER_QUERY_REQUEST, String.valueOf(MAX_FILES_PER_QUERY_REQUEST_DEFAULT),
+          "The page size of paged requests."));
 
   /** Reference confs with no effect here: the source has its own client (connections, TLS and proxies are the JVM's:
    *  {@code https.proxyHost} and the default trust store), reads profiles itself and always asks for the end-of-stream
