@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * An embedded Delta Sharing server over local Delta tables: the protocol's REST API under {@code /delta-sharing},
  * pre-signed file downloads under {@code /storage}, and an OAuth token endpoint under {@code /oauth/token}, all on
- * 127.0.0.1 with an ephemeral port. Responses are streamed; nothing is cached, so tables changed on disk by a
+ * 127.0.0.1 with an ephemeral port unless {@link Builder#bindAddress}, {@link Builder#port} and
+ * {@link Builder#publicUrl} say otherwise. Responses are streamed; nothing is cached, so tables changed on disk by a
  * {@link io.sharestream.testkit.delta.DeltaTableWriter} are served at once.
  *
  * <pre>{@code
@@ -74,8 +77,8 @@ public final class DeltaSharingServer implements AutoCloseable {
     this.timestampResolution = b.timestampResolution;
     this.historyInDeltaFormat = b.historyInDeltaFormat;
     this.deletionVectorFileIds = b.deletionVectorFileIds;
-    this.http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 64);
-    this.baseUrl = "http://" + b.advertisedHost + ":" + http.getAddress().getPort();
+    this.http = HttpServer.create(new InetSocketAddress(b.bindAddress, b.port), 64);
+    this.baseUrl = b.publicUrl != null ? b.publicUrl : "http://" + b.advertisedHost + ":" + http.getAddress().getPort();
     this.urls = new FileUrls(baseUrl);
     this.oauth = new OAuthHandler(this);
     AtomicInteger threads = new AtomicInteger();
@@ -105,7 +108,9 @@ public final class DeltaSharingServer implements AutoCloseable {
     private boolean historyInDeltaFormat = true;
     private boolean deletionVectorFileIds;
     private int port;
+    private InetAddress bindAddress = InetAddress.getLoopbackAddress();
     private String advertisedHost = "127.0.0.1";
+    private String publicUrl;
 
     /** Shares {@code share.schema.table} from the Delta table at {@code dir}. */
     public Builder table(String share, String schema, String table, Path dir, boolean historyShared) {
@@ -163,10 +168,45 @@ public final class DeltaSharingServer implements AutoCloseable {
 
     /**
      * The host name the endpoint and the pre-signed URLs carry (default 127.0.0.1), for clients that reach the
-     * loopback-bound server through a tunnel, e.g. containers via {@code host.testcontainers.internal}.
+     * loopback-bound server through a tunnel, e.g. containers via {@code host.testcontainers.internal}. A
+     * {@link #publicUrl} takes precedence.
      */
     public Builder advertisedHost(String host) {
       this.advertisedHost = host;
+      return this;
+    }
+
+    /**
+     * The address to listen on (default the loopback address), e.g. {@code 0.0.0.0} for every interface of a
+     * container whose clients are other containers.
+     */
+    public Builder bindAddress(String address) {
+      try {
+        this.bindAddress = InetAddress.getByName(address);
+      } catch (UnknownHostException e) {
+        throw new IllegalArgumentException("cannot resolve the bind address '" + address + "'", e);
+      }
+      return this;
+    }
+
+    /**
+     * The base URL clients reach the server at, {@code http(s)://host[:port]} (e.g. {@code http://sharing:8080}
+     * behind a container name or a proxy): the profile endpoint, the token endpoint and the pre-signed file URLs
+     * then start with it instead of {@code http://<advertised host>:<port>}. Default: none.
+     */
+    public Builder publicUrl(String url) {
+      URI uri;
+      try {
+        uri = URI.create(url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
+      } catch (IllegalArgumentException e) {
+        uri = null;
+      }
+      boolean httpScheme = uri != null && ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()));
+      if (!httpScheme || uri.getRawAuthority() == null || uri.getRawUserInfo() != null || !uri.getRawPath().isEmpty()
+          || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+        throw new IllegalArgumentException("the public URL must be http(s)://host[:port] without a path: " + url);
+      }
+      this.publicUrl = uri.toString();
       return this;
     }
 
@@ -185,7 +225,7 @@ public final class DeltaSharingServer implements AutoCloseable {
     }
   }
 
-  /** The profile {@code endpoint}: {@code http://127.0.0.1:<port>/delta-sharing}. */
+  /** The profile {@code endpoint}: {@code http://127.0.0.1:<port>/delta-sharing} (or under the public URL). */
   public String endpoint() {
     return baseUrl + PREFIX;
   }

@@ -14,8 +14,13 @@ import java.util.concurrent.CountDownLatch;
  *
  * <pre>
  * java -cp ... io.sharestream.testkit.server.ServerMain --port 8080 --token secret --config tables.json \
- *     [--profile out.share] [--url-ttl-seconds 3600]
+ *     [--profile out.share] [--url-ttl-seconds 3600] [--bind 0.0.0.0] [--public-url http://sharing:8080]
  * </pre>
+ *
+ * {@code --bind} is the address to listen on (default the loopback address); {@code --public-url} the base URL that
+ * clients reach the server at, which the written profile and the pre-signed file URLs then carry (default
+ * {@code http://127.0.0.1:<port>}): e.g. in a container, {@code --port 8080 --bind 0.0.0.0 --public-url
+ * http://sharing:8080} for the other containers of its network.
  *
  * {@code tables.json}: {@code {"tables": [{"name": "share.schema.table", "location": "/path/to/delta/table",
  * "history": true}], "shareIds": {"share": "<id>"}, "historyInDeltaFormat": true}} ({@code history} and
@@ -32,7 +37,7 @@ public final class ServerMain {
     } catch (IllegalArgumentException e) {
       System.err.println("error: " + e.getMessage());
       System.err.println("usage: ServerMain --config tables.json [--port 0] [--token T] [--profile out.share] "
-          + "[--url-ttl-seconds 3600]");
+          + "[--url-ttl-seconds 3600] [--bind ADDRESS] [--public-url http(s)://HOST[:PORT]]");
       System.exit(2);
       return;
     }
@@ -58,6 +63,8 @@ public final class ServerMain {
         case "--config": config = Path.of(value); break;
         case "--profile": profile = Path.of(value); break;
         case "--url-ttl-seconds": b.urlTtl(Duration.ofSeconds(Long.parseLong(value))); break;
+        case "--bind": b.bindAddress(value); break;
+        case "--public-url": b.publicUrl(value); break;
         default: throw new IllegalArgumentException("unknown option " + arg);
       }
     }
