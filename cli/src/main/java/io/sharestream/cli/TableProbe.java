@@ -1,0 +1,35 @@
+package io.sharestream.cli;
+
+import io.sharestream.common.client.DeltaSharingClient;
+import io.sharestream.common.client.TableSnapshotInfo;
+import io.sharestream.common.errors.HistoryNotSharedException;
+import io.sharestream.common.profile.TableRef;
+
+/**
+ * What a table is, from two requests: its latest version, then its metadata at that version, which only a table
+ * shared with history answers (as streaming needs); a table without history gets its latest metadata instead.
+ */
+record TableProbe(TableRef table, boolean historyShared, TableSnapshotInfo snapshot) {
+  static TableProbe of(DeltaSharingClient client, TableRef table) {
+    long version = client.tableVersion(table);
+    try {
+      return new TableProbe(table, true, client.metadata(table, version, null));
+    } catch (HistoryNotSharedException e) {
+      return new TableProbe(table, false, client.metadata(table, null, null));
+    }
+  }
+
+  long version() {
+    return snapshot.version();
+  }
+
+  /** The reader features the table needs, {@code -} for none. */
+  String readerFeatures() {
+    var features = snapshot.protocol().readerFeatures();
+    return features.isEmpty() ? "-" : String.join(",", features);
+  }
+
+  static String yesNo(boolean b) {
+    return b ? "yes" : "no";
+  }
+}

@@ -1,0 +1,206 @@
+package io.sharestream.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import io.sharestream.testkit.server.Endpoint;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each exit code class with its one stderr line; secrets never printed. */
+class ExitCodesTest {
+  private static final String WRONG_TOKEN = "wrong-token-0123456789abcdef";
+  private static final String CLIENT_SECRET = "client-secret-0123456789abcdef";
+
+  @TempDir
+  static Path tmp;
+  static DeltaSharingServer server;
+  static String profile;
+
+  @BeforeAll
+  static void serve() throws IOException {
+    Fixtures.orders(tmp.resolve("orders"));
+    Fixtures.orders(tmp.resolve("nohistory"));
+    Fixtures.orders(tmp.resolve("corrupt"));
+    try (Stream<Path> files = Files.walk(tmp.resolve("corrupt"))) {
+      for (Path f : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".parquet"))::iterator) {
+        Files.write(f, new byte[(int) Files.size(f)]); // same size, no Parquet in it
+      }
+    }
+    DeltaTableWriter.create(tmp.resolve("variant"), Fixtures.ORDERS)
+        .protocol(3, 7, List.of("variantType"), List.of("variantType")).commit();
+    server = DeltaSharingServer.builder().table("s", "sc", "orders", tmp.resolve("orders"), true)
+        .table("s", "sc", "nohistory", tmp.resolve("nohistory"), false)
+        .table("s", "sc", "corrupt", tmp.resolve("corrupt"), true)
+        .table("broken", "sc", "ok", tmp.resolve("orders"), true)
+        .table("broken", "sc", "variant", tmp.resolve("variant"), true).start();
+    server.enableOAuth("client", "the-right-secret", Duration.ofMinutes(5));
+    profile = server.writeProfile(tmp.resolve("p.share")).toString();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  @AfterEach
+  void clearFaults() {
+    server.faults().clear();
+  }
+
+  @Test
+  void successIsZero() {
+    assertThat(Cli.run("shares", "--profile", profile).code()).isZero();
+  }
+
+  @Test
+  void noCommandIsAUsageErrorShowingTheCommands() {
+    Cli.Run r = Cli.run();
+
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).startsWith("Name a command.").contains("Usage: sharestream", "  tail ");
+  }
+
+  @Test
+  void anUnknownOptionIsAUsageError() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.orders", "--colour");
+
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).startsWith("Unknown option: '--colour'");
+  }
+
+  @Test
+  void aTableNameWithoutThreePartsIsAUsageError() {
+    Cli.Run r = Cli.run("describe", "--profile", profile, "sc.orders");
+
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("The table must name a table as <share>.<schema>.<table>, not 'sc.orders'.");
+  }
+
+  @Test
+  void noProfileIsAUsageError() {
+    Cli.Run r = Cli.run("shares");
+
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).startsWith("Missing required option: '--profile=<file>' (or set SHARESTREAM_PROFILE)");
+  }
+
+  @Test
+  void aBadDurationIsAUsageError() {
+    Cli.Run r = Cli.run("tail", "--profile", profile, "s.sc.orders", "--poll-interval", "soon");
+
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("'soon' is not a positive duration such as 500ms, 5s or 1m");
+  }
+
+  @Test
+  void aMissingProfileFileIsABadProfile() {
+    Cli.Run r = Cli.run("shares", "--profile", tmp.resolve("nowhere.share").toString());
+
+    assertThat(r.code()).isEqualTo(3);
+    assertThat(r.err()).isEqualTo("sharestream: Profile file " + tmp.resolve("nowhere.share")
+        + " does not exist.\n");
+  }
+
+  @Test
+  void aWrongTokenIsRefusedCredentialsAndNoTokenIsPrinted() throws IOException {
+    Path wrong = Files.writeString(tmp.resolve("wrong.share"),
+        server.profileJson().replace(server.bearerToken(), WRONG_TOKEN));
+
+    for (String[] command : List.of(new String[] {"shares"}, new String[] {"head", "s.sc.orders"},
+        new String[] {"tail", "s.sc.orders"})) {
+      Cli.Run r = Cli.run(Stream.concat(Stream.of(command), Stream.of("--profile", wrong.toString()))
+          .toArray(String[]::new));
+
+      assertThat(r.code()).isEqualTo(3);
+      assertThat(r.err()).startsWith("sharestream: The Delta Sharing server rejected the credentials (HTTP 401)")
+          .contains("Check the profile's credentials.").hasLineCount(1);
+      assertThat(r.out() + r.err()).doesNotContain(WRONG_TOKEN).doesNotContain(server.bearerToken());
+    }
+  }
+
+  @Test
+  void aWrongClientSecretIsRefusedCredentialsAndNoSecretIsPrinted() throws IOException {
+    Path oauth = Files.writeString(tmp.resolve("oauth.share"), server.oauthProfileJson("client", CLIENT_SECRET));
+
+    Cli.Run r = Cli.run("shares", "--profile", oauth.toString());
+
+    assertThat(r.code()).isEqualTo(3);
+    assertThat(r.err()).startsWith("sharestream: ").hasLineCount(1);
+    assertThat(r.out() + r.err()).doesNotContain(CLIENT_SECRET);
+  }
+
+  @Test
+  void anUnknownTableIsNotFound() {
+    Cli.Run r = Cli.run("describe", "--profile", profile, "s.sc.missing");
+
+    assertThat(r.code()).isEqualTo(4);
+    assertThat(r.err()).startsWith("sharestream: Not found (HTTP 404) for the version of s.sc.missing: check the "
+        + "share, schema and table names").hasLineCount(1);
+  }
+
+  @Test
+  void aVersionOfATableWithoutHistoryCannotBeRead() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.nohistory", "--version", "1");
+
+    assertThat(r.code()).isEqualTo(5);
+    assertThat(r.err()).startsWith("sharestream: The table is not shared with history").contains("WITH HISTORY")
+        .hasLineCount(1);
+  }
+
+  @Test
+  void anInvalidSettingCannotBeReadAsAsked() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.orders", "--response-format", "csv");
+
+    assertThat(r.code()).isEqualTo(5);
+    assertThat(r.err()).isEqualTo("sharestream: 'responseFormat' must be auto, parquet or delta, not 'csv'.\n");
+  }
+
+  @Test
+  void aTableNeedingAnUnsupportedFeatureIsListedAsUnreadableAndCannotBeRead() {
+    Cli.Run r = Cli.run("tables", "--profile", profile, "--share", "broken");
+
+    assertThat(r.code()).isEqualTo(5);
+    assertThat(r.outLines()).hasSize(4).element(3).asString().startsWith("broken.sc.variant").endsWith("unreadable");
+    assertThat(r.err()).startsWith("sharestream: ").contains("variantType").hasLineCount(1);
+  }
+
+  @Test
+  void aServerThatKeepsFailingIsAServerFailure() {
+    server.faults().failWith(Endpoint.LIST_SHARES, 1, 503);
+
+    Cli.Run r = Cli.run("shares", "--profile", profile, "--max-retries", "0");
+
+    assertThat(r.code()).isEqualTo(6);
+    assertThat(r.err()).startsWith("sharestream: The Delta Sharing server kept failing for listing shares after 1 "
+        + "attempt").hasLineCount(1);
+  }
+
+  @Test
+  void aRetriedFailureStillSucceeds() {
+    server.faults().failWith(Endpoint.LIST_SHARES, 1, 503);
+
+    Cli.Run r = Cli.run("shares", "--profile", profile, "--max-retries", "1");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).isEqualTo(Cli.lines("s", "broken"));
+  }
+
+  @Test
+  void aFileThatIsNotParquetIsAnyOtherFailureOnOneLineWithoutItsUrl() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.corrupt");
+
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).startsWith("sharestream: ").hasLineCount(1).doesNotContain("/storage/");
+  }
+}

@@ -1,0 +1,131 @@
+package io.sharestream.cli;
+
+import static io.sharestream.cli.Cli.lines;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sharestream.testkit.delta.ColumnMappingMatrix;
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.delta.Samples;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** shares, tables and describe against the kit's server, and the help a user reads. */
+class InspectCommandsTest {
+  @TempDir
+  static Path tmp;
+  static DeltaSharingServer server;
+  static String profile;
+
+  @BeforeAll
+  static void serve() {
+    Fixtures.orders(tmp.resolve("orders"));
+    ColumnMappingMatrix.write(tmp.resolve("cm"), "name", true);
+    DeltaTableWriter plain = DeltaTableWriter.create(tmp.resolve("plain"), Samples.ORDERS).commit();
+    plain.append(Samples.orders(0, 2));
+    server = DeltaSharingServer.builder().table("s", "sc", "orders", tmp.resolve("orders"), true)
+        .table("s", "sc", "cm", tmp.resolve("cm"), true)
+        .table("t2", "x", "plain", tmp.resolve("plain"), false).start();
+    profile = server.writeProfile(tmp.resolve("p.share")).toString();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  @Test
+  void sharesListsEveryShareOfTheProfileOneALine() {
+    Cli.Run r = Cli.run("shares", "--profile", profile);
+
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).isEqualTo(lines("s", "t2"));
+    assertThat(r.err()).isEmpty();
+  }
+
+  @Test
+  void tablesShowsVersionHistorySharingChangeDataFeedAndReaderFeaturesOfEveryTable() {
+    Cli.Run r = Cli.run("tables", "--profile", profile);
+
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).isEqualTo(lines(
+        "TABLE        VERSION  HISTORY  CDF  READER FEATURES",
+        "-----------  -------  -------  ---  -----------------------------",
+        "s.sc.orders  3        yes      yes  -",
+        "s.sc.cm      12       yes      no   columnMapping,deletionVectors",
+        "t2.x.plain   1        no       no   -"));
+  }
+
+  @Test
+  void tablesOfOneShareListsOnlyItsTables() {
+    Cli.Run r = Cli.run("tables", "--profile", profile, "--share", "t2");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.outLines()).hasSize(3).last().asString().startsWith("t2.x.plain ");
+  }
+
+  @Test
+  void describeShowsTheColumnMappedSchemaUnderLogicalNamesWithNestedTypesAndTheProtocol() {
+    Cli.Run r = Cli.run("describe", "--profile", profile, "s.sc.cm");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).isEqualTo(lines(
+        "table:              s.sc.cm",
+        "version:            12",
+        "history shared:     yes",
+        "partition columns:  area",
+        "min reader version: 3",
+        "reader features:    columnMapping,deletionVectors",
+        "column mapping:     name",
+        "change data feed:   off",
+        "schema:",
+        "root",
+        " |-- id: long (nullable = false)",
+        " |-- full_name: string (nullable = true)",
+        " |-- info: struct (nullable = true)",
+        " |    |-- town: string (nullable = true)",
+        " |    |-- zip: integer (nullable = true)",
+        " |-- items: array (nullable = true)",
+        " |    |-- element: struct (containsNull = true)",
+        " |    |    |-- sku: string (nullable = true)",
+        " |    |    |-- qty: integer (nullable = true)",
+        " |-- attrs: map (nullable = true)",
+        " |    |-- key: string",
+        " |    |-- value: long (valueContainsNull = true)",
+        " |-- area: string (nullable = true)",
+        " |-- note: string (nullable = true)"));
+  }
+
+  @Test
+  void describeOfATableWithoutHistoryShowsItsLatestMetadata() {
+    Cli.Run r = Cli.run("describe", "--profile", profile, "t2.x.plain");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.outLines()).contains("version:            1", "history shared:     no",
+        "partition columns:  -", "min reader version: 1", "reader features:    -", "column mapping:     none",
+        "change data feed:   off", " |-- amount: decimal(18,2) (nullable = true)");
+  }
+
+  @Test
+  void helpOfEveryCommandDocumentsTheExitCodes() {
+    for (String command : new String[] {"shares", "tables", "describe", "head", "changes", "tail"}) {
+      Cli.Run r = Cli.run(command, "--help");
+
+      assertThat(r.code()).isZero();
+      assertThat(r.out()).startsWith("Usage: sharestream " + command)
+          .contains("Exit codes:", "  3  the profile cannot be read, or its credentials are refused",
+              "  6  the server or network kept failing through every retry");
+    }
+  }
+
+  @Test
+  void versionPrintsTheBuildVersion() {
+    Cli.Run r = Cli.run("--version");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).matches("sharestream \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\n");
+  }
+}

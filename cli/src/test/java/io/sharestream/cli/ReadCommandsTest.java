@@ -1,0 +1,211 @@
+package io.sharestream.cli;
+
+import static io.sharestream.cli.Cli.lines;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sharestream.testkit.delta.ColumnMappingMatrix;
+import io.sharestream.testkit.delta.DeletionVectorMatrix;
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.delta.Samples;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import io.sharestream.testkit.server.Endpoint;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** head and changes: the rows the core reads, rendered exactly. */
+class ReadCommandsTest {
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
+  @TempDir
+  static Path tmp;
+  static DeltaSharingServer server;
+  static String profile;
+
+  @BeforeAll
+  static void serve() {
+    Fixtures.orders(tmp.resolve("orders"));
+    DeletionVectorMatrix.write(tmp.resolve("dv"), false, false);
+    ColumnMappingMatrix.write(tmp.resolve("cm"), "id", true);
+    DeltaTableWriter types = DeltaTableWriter.create(tmp.resolve("types"), Samples.ALL_TYPES).commit();
+    types.append(Samples.allTypeRows());
+    DeltaTableWriter big = DeltaTableWriter.create(tmp.resolve("big"), Fixtures.ORDERS).commit();
+    for (int f = 0; f < 3; f++) {
+      long first = f * 1000L;
+      big.appendGenerated(1000, i -> Fixtures.order(1 + (first + i) % 9, "r" + (first + i), "1.00"));
+    }
+    server = DeltaSharingServer.builder().table("s", "sc", "orders", tmp.resolve("orders"), true)
+        .table("s", "sc", "dv", tmp.resolve("dv"), true).table("s", "sc", "cm", tmp.resolve("cm"), true)
+        .table("s", "sc", "types", tmp.resolve("types"), true).table("s", "sc", "big", tmp.resolve("big"), true)
+        .start();
+    profile = server.writeProfile(tmp.resolve("p.share")).toString();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  @Test
+  void headPrintsTheSnapshotAtAVersionAsJsonLinesInColumnOrder() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.orders", "--version", "1");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).isEqualTo(lines(
+        "{\"id\":1,\"name\":\"a\",\"price\":1.50,\"day\":\"2024-01-01\",\"at\":\"2024-01-01T10:00:00.123456Z\"}",
+        "{\"id\":2,\"name\":\"b\",\"price\":2.25,\"day\":\"2024-01-02\",\"at\":\"2024-01-02T10:00:00.123456Z\"}",
+        "{\"id\":3,\"name\":\"c\",\"price\":3.00,\"day\":\"2024-01-03\",\"at\":\"2024-01-03T10:00:00.123456Z\"}"));
+    assertThat(r.err()).isEmpty();
+  }
+
+  @Test
+  void headPrintsAnAlignedTextTable() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.orders", "--version", "1", "-n", "2", "--format",
+        "table");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).isEqualTo(lines(
+        "id  name  price  day         at",
+        "--  ----  -----  ----------  ---------------------------",
+        "1   a     1.50   2024-01-01  2024-01-01T10:00:00.123456Z",
+        "2   b     2.25   2024-01-02  2024-01-02T10:00:00.123456Z"));
+  }
+
+  @Test
+  void headOfTheLatestSnapshotShowsUpdatesAndLeavesDeletedRowsOut() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.orders");
+
+    assertThat(r.code()).isZero();
+    assertThat(ids(r)).containsExactlyInAnyOrder("1/a", "2/b2");
+  }
+
+  @Test
+  void headStopsReadingAtTheLastRowWanted() {
+    server.requests().clear();
+
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.big", "-n", "10");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.outLines()).hasSize(10);
+    // the snapshot lists three files (they have no stats for the limit hint to count); one was read
+    List<String> filesRead = server.requests().entries(Endpoint.STORAGE).stream().map(e -> e.path).distinct()
+        .collect(Collectors.toList());
+    assertThat(filesRead).hasSize(1);
+  }
+
+  @Test
+  void headOfATableWithDeletionVectorsGivesOnlyTheLiveRows() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.dv", "--version", "6", "-n", "100");
+
+    assertThat(r.code()).isZero();
+    assertThat(ids(r)).containsExactlyInAnyOrderElementsOf(DeletionVectorMatrix.rowsAt(6));
+  }
+
+  @Test
+  void headOfAColumnMappedTableGivesLogicalNames() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.cm", "-n", "100");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.outLines()).hasSize(7).contains(
+        "{\"id\":1,\"full_name\":\"n1\",\"info\":{\"town\":\"c1\",\"zip\":1},\"items\":[{\"sku\":\"s1\",\"qty\":1}],"
+            + "\"attrs\":{\"k\":1},\"area\":\"US\",\"note\":null}",
+        "{\"id\":7,\"full_name\":\"n7\",\"info\":{\"town\":\"c7\",\"zip\":7},\"items\":[{\"sku\":\"s7\",\"qty\":7}],"
+            + "\"attrs\":{\"k\":7},\"area\":\"US\",\"note\":\"note7\"}");
+  }
+
+  @Test
+  void headRendersEveryDeltaTypeAsJsonWithoutLoss() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.types");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).isEqualTo(lines(
+        "{\"id\":1,\"b\":true,\"i8\":-128,\"i16\":32767,\"i32\":-2147483648,\"f32\":\"NaN\",\"f64\":\"-Infinity\","
+            + "\"s\":\"quote\\\" newline\\n ünïcødé ✓\",\"bin\":\"AAH/\",\"d\":\"9999-12-31\","
+            + "\"ts\":\"1969-07-20T20:17:40.123456Z\",\"ntz\":\"2024-02-29T23:59:59.999999\",\"dec5\":-999.99,"
+            + "\"dec18\":12345678901234.5678,\"dec38\":-12345678901234567890.123456789012345678,"
+            + "\"st\":{\"x\":7,\"y\":[\"a\",null,\"\"]},\"arr\":[1,null,3],\"nested\":[[1,2],null,[]],"
+            + "\"m\":{\"k1\":{\"v\":1.5},\"k2\":null}}",
+        "{\"id\":2,\"b\":false,\"i8\":0,\"i16\":-1,\"i32\":0,\"f32\":\"Infinity\",\"f64\":-0.0,\"s\":\"\",\"bin\":\"\","
+            + "\"d\":\"1900-01-01\",\"ts\":\"2024-01-01T00:00:00Z\",\"ntz\":\"1970-01-01T00:00:00\",\"dec5\":0.01,"
+            + "\"dec18\":0.0000,\"dec38\":0.000000000000000000,\"st\":{\"x\":null,\"y\":[]},\"arr\":[],"
+            + "\"nested\":[],\"m\":{}}",
+        "{\"id\":3,\"b\":null,\"i8\":null,\"i16\":null,\"i32\":null,\"f32\":null,\"f64\":null,\"s\":null,"
+            + "\"bin\":null,\"d\":null,\"ts\":null,\"ntz\":null,\"dec5\":null,\"dec18\":null,\"dec38\":null,"
+            + "\"st\":null,\"arr\":null,\"nested\":null,\"m\":null}"));
+  }
+
+  @Test
+  void decimalsAreJsonNumbersThatParseBackExactly() throws Exception {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.types", "-n", "1");
+
+    JsonNode row = JSON.readTree(r.out());
+    assertThat(row.get("dec38").isNumber()).isTrue();
+    assertThat(row.get("dec38").decimalValue()).isEqualByComparingTo("-12345678901234567890.123456789012345678");
+  }
+
+  @Test
+  void changesGiveUpdatePreAndPostImagesAndDeletesWithTheirCommits() {
+    Cli.Run r = Cli.run("changes", "--profile", profile, "s.sc.orders", "--from", "2");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).isEqualTo(lines(
+        "{\"id\":2,\"name\":\"b\",\"price\":2.25,\"day\":\"2024-01-02\",\"at\":\"2024-01-02T10:00:00.123456Z\","
+            + "\"_change_type\":\"update_preimage\",\"_commit_version\":2,"
+            + "\"_commit_timestamp\":\"2024-01-01T00:00:00.002Z\"}",
+        "{\"id\":2,\"name\":\"b2\",\"price\":2.25,\"day\":\"2024-01-02\",\"at\":\"2024-01-02T10:00:00.123456Z\","
+            + "\"_change_type\":\"update_postimage\",\"_commit_version\":2,"
+            + "\"_commit_timestamp\":\"2024-01-01T00:00:00.002Z\"}",
+        "{\"id\":3,\"name\":\"c\",\"price\":3.00,\"day\":\"2024-01-03\",\"at\":\"2024-01-03T10:00:00.123456Z\","
+            + "\"_change_type\":\"delete\",\"_commit_version\":3,"
+            + "\"_commit_timestamp\":\"2024-01-01T00:00:00.003Z\"}"));
+  }
+
+  @Test
+  void changesOfAVersionRangeAsATextTable() {
+    Cli.Run r = Cli.run("changes", "--profile", profile, "s.sc.orders", "--from", "1", "--to", "1", "--format",
+        "table");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).isEqualTo(lines(
+        "id  name  price  day         at                           _change_type  _commit_version  _commit_timestamp",
+        "--  ----  -----  ----------  ---------------------------  ------------  ---------------  ------------------------",
+        "1   a     1.50   2024-01-01  2024-01-01T10:00:00.123456Z  insert        1                2024-01-01T00:00:00.001Z",
+        "2   b     2.25   2024-01-02  2024-01-02T10:00:00.123456Z  insert        1                2024-01-01T00:00:00.001Z",
+        "3   c     3.00   2024-01-03  2024-01-03T10:00:00.123456Z  insert        1                2024-01-01T00:00:00.001Z"));
+  }
+
+  @Test
+  void changesOfATableWithDeletionVectorsDeriveDeletesFromTheVectors() {
+    Cli.Run r = Cli.run("changes", "--profile", profile, "s.sc.dv", "--from", "3", "--to", "4");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.outLines()).hasSize(2);
+    assertThat(r.outLines().get(0)).startsWith("{\"id\":1,\"name\":\"u1\",\"_change_type\":\"delete\","
+        + "\"_commit_version\":3,");
+    assertThat(r.outLines().get(1)).startsWith("{\"id\":2,\"name\":\"u2\",\"_change_type\":\"delete\","
+        + "\"_commit_version\":4,");
+  }
+
+  /** The {@code id/name} of each JSON line printed. */
+  private static List<String> ids(Cli.Run r) {
+    List<String> out = new ArrayList<>();
+    for (String line : r.outLines()) {
+      try {
+        JsonNode n = JSON.readTree(line);
+        out.add(n.get("id").asText() + "/" + n.get("name").asText());
+      } catch (Exception e) {
+        throw new AssertionError(line, e);
+      }
+    }
+    return out;
+  }
+}
