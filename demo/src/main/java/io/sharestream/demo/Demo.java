@@ -128,7 +128,11 @@ public final class Demo {
       say("demo", "failed: %s", e);
     } finally {
       demo.close();
-      Runtime.getRuntime().removeShutdownHook(cleanup);
+      try {
+        Runtime.getRuntime().removeShutdownHook(cleanup);
+      } catch (IllegalStateException shuttingDown) {
+        // Ctrl-C: the hook is closing the demo
+      }
     }
     System.exit(exact ? 0 : 1); // the embedded Connect cluster leaves non-daemon threads behind
   }
@@ -147,9 +151,10 @@ public final class Demo {
     Path profile = server.writeProfile(work.resolve("demo.share"));
     say("demo", "Delta table %s (deletion vectors and change data feed on, partitioned by event_date) shared at %s;"
         + " the recipient's profile: %s", TABLE, server.endpoint(), profile);
+    String engines = settings.kafka && settings.spark ? "Kafka and Spark" : settings.kafka ? "Kafka only"
+        : "Spark only";
     say("demo", "mode %s, commits every %d s for %d s%s; %s", settings.mode, settings.commitEverySeconds,
-        settings.seconds, settings.commits == Long.MAX_VALUE ? "" : " (at most " + settings.commits + ")", settings.kafka && settings.spark ? "Kafka and Spark"
-            : settings.kafka ? "Kafka only" : "Spark only");
+        settings.seconds, settings.commits == Long.MAX_VALUE ? "" : " (at most " + settings.commits + ")", engines);
     if (settings.spark) { // first: its JVM starts while the worker does
       spark = SparkProcess.start(settings.sparkDir, profile + "#" + TABLE, settings.mode, work);
       running.push(spark);
