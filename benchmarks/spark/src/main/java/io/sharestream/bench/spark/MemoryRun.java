@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.SparkSession;
 
@@ -24,12 +25,16 @@ import org.apache.spark.sql.SparkSession;
  * The memory figures: each read of the benchmark's table runs three times in a fresh JVM of its own (the flags and
  * classpath of this one), which then reports its peak live heap (what is left after a collection: what the read
  * holds, whatever the collector's sizing), its peak heap (the sum of its heap pools' peaks) and its peak resident
- * set (VmHWM: heap, direct buffers, metaspace, threads, the whole process). The kit serves the table from this JVM,
+ * set (VmHWM: heap, direct buffers, metaspace, threads, the whole process); then the smallest heap each read
+ * completes in. The kit serves the table from this JVM,
  * outside the measured ones. Spark's own reads of the same local files are the ceiling of each.
  */
 final class MemoryRun {
   static final String CASE = "memory-case";
   private static final String REPORT = "MEMORY ";
+  /** The heaps (MiB) tried, smallest first, for the smallest one each read completes in. */
+  private static final List<Integer> SMALL_HEAPS = List.of(64, 96, 128, 192, 256, 384, 512);
+  private static final long SMALL_HEAP_TIMEOUT_SECONDS = 180;
 
   private MemoryRun() {}
 
@@ -40,9 +45,11 @@ final class MemoryRun {
         .start()) {
       String path = server.writeProfile(dir.resolve("bench.share")) + "#s.b.bench";
       Map<String, long[]> peaks = new LinkedHashMap<>();
+      Map<String, Integer> smallest = new LinkedHashMap<>();
       for (String c : List.of("parquet-batch", "batch", "file-stream", "stream")) {
-        peaks.put(c, median(child(c, path, table.dir(), dir), child(c, path, table.dir(), dir),
-            child(c, path, table.dir(), dir)));
+        peaks.put(c, median(child(c, path, table.dir(), dir, List.of()), child(c, path, table.dir(), dir, List.of()),
+            child(c, path, table.dir(), dir, List.of())));
+        smallest.put(c, smallestHeap(c, path, table.dir(), dir));
       }
       System.out.printf("memory of a fresh JVM (%s) reading %,d rows three times, peak live heap / peak heap / "
           + "peak RSS, medians of three JVMs:%n",
@@ -52,6 +59,10 @@ final class MemoryRun {
           peaks.get("parquet-batch"));
       print("stream: Trigger.Once from version 0", peaks.get("stream"), "Spark's file stream of the local files",
           peaks.get("file-stream"));
+      System.out.printf("the smallest of the heaps %s MiB each read completes in (within %d s): batch %d MiB, "
+          + "spark.read.parquet %d MiB; stream %d MiB, Spark's file stream %d MiB%n", SMALL_HEAPS,
+          SMALL_HEAP_TIMEOUT_SECONDS, smallest.get("batch"), smallest.get("parquet-batch"), smallest.get("stream"),
+          smallest.get("file-stream"));
     }
   }
 
@@ -60,6 +71,20 @@ final class MemoryRun {
         ours[0] >> 20, ours[1] >> 20, ours[2] >> 20, ceilingName, ceiling[0] >> 20, ceiling[1] >> 20,
         ceiling[2] >> 20, ours[0] / (double) ceiling[0], ours[1] / (double) ceiling[1],
         ours[2] / (double) ceiling[2]);
+  }
+
+  /**
+   * The smallest of {@link #SMALL_HEAPS} (MiB) in which {@code name} completes within the timeout, -1 if none: what the
+   * read needs, whatever the collector would grow a large heap to. Spark refuses heaps under 450 MiB unless told a
+   * memory size to plan with ({@code spark.testing.memory}).
+   */
+  private static int smallestHeap(String name, String path, Path tableDir, Path dir) throws Exception {
+    for (int mib : SMALL_HEAPS) {
+      if (child(name, path, tableDir, dir, List.of("-Xmx" + mib + "m", "-Dspark.testing.memory=536870912")) != null) {
+        return mib;
+      }
+    }
+    return -1;
   }
 
   /** Each figure's median over three runs. */
@@ -73,27 +98,46 @@ final class MemoryRun {
     return m;
   }
 
-  /** Runs {@code name} in a child JVM; its peak live heap, peak heap and peak RSS in bytes. */
-  private static long[] child(String name, String path, Path tableDir, Path dir) throws Exception {
+  /**
+   * Runs {@code name} in a child JVM with this JVM's flags and then {@code flags}; its peak live heap, peak heap and
+   * peak RSS in bytes. With {@code flags}, a run that fails or outlasts the timeout gives null.
+   */
+  private static long[] child(String name, String path, Path tableDir, Path dir, List<String> flags)
+      throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    cmd.addAll(flags);
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SparkBenchmark.class.getName(), CASE, name,
         path, tableDir.toString(), dir.toString()));
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    long[] peaks = null;
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line = out.readLine(); line != null; line = out.readLine()) {
-        if (line.startsWith(REPORT)) {
-          String[] f = line.substring(REPORT.length()).split(" ");
-          peaks = new long[] {Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2])};
+    long[][] peaks = {null};
+    Thread reader = new Thread(() -> {
+      try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
+          StandardCharsets.UTF_8))) {
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+          if (line.startsWith(REPORT)) {
+            String[] f = line.substring(REPORT.length()).split(" ");
+            peaks[0] = new long[] {Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2])};
+          }
         }
+      } catch (IOException ended) {
+        // the child is gone
       }
+    });
+    reader.start();
+    boolean done = p.waitFor(flags.isEmpty() ? Long.MAX_VALUE : SMALL_HEAP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    if (!done) {
+      p.destroyForcibly().waitFor();
     }
-    if (p.waitFor() != 0 || peaks == null) {
+    reader.join();
+    if (!flags.isEmpty()) {
+      return done && p.exitValue() == 0 ? peaks[0] : null;
+    }
+    if (p.exitValue() != 0 || peaks[0] == null) {
       throw new IllegalStateException("the memory run " + name + " failed (exit " + p.exitValue() + ")");
     }
-    return peaks;
+    return peaks[0];
   }
 
   /** In the child: the case three times, then its peaks on standard output. */
