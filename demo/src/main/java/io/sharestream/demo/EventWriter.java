@@ -20,8 +20,8 @@ import java.util.TreeMap;
  * The demo's table and its writer: a Delta table of web shop events (with change data feed and deletion vectors on,
  * so it is shared in the {@code delta} response format), partitioned by day, and a step that commits as a busy
  * table does: mostly appends of a few dozen events, now and then an UPDATE (refunds: amount set to zero) or a DELETE
- * (a user's events erased), in a fixed cycle. Every row it commits is remembered as an {@link Expected} change, the ground truth the
- * demo checks both engines against.
+ * (a user's events erased), in a fixed cycle. Every row it commits is remembered as an {@link Expected} change, the
+ * ground truth the demo checks both engines against.
  *
  * <p>Standalone (the compose demo's writer):
  * <pre>
@@ -184,7 +184,10 @@ public final class EventWriter {
       this.label = label;
     }
 
-    /** Whether a stream in default mode delivers this change (SPEC §4: a commit's new row images). */
+    /**
+     * Whether a stream in default mode delivers this change (SPEC §4: a commit's new row images). Inserts come from
+     * appends only, so skipChangeCommits delivers exactly the inserts.
+     */
     public boolean isNewImage() {
       return this == INSERT || this == UPDATE_POSTIMAGE;
     }
