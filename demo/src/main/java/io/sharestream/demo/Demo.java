@@ -106,6 +106,8 @@ public final class Demo {
   }
 
   public static void main(String[] args) throws Exception {
+    // before Kafka's classes load: else log4j2 finds a YAML config in a Kafka jar it cannot read, and says so
+    System.setProperty("log4j2.configurationFile", "demo-log4j2.properties");
     Settings settings;
     try {
       settings = Settings.parse(args);
