@@ -1,25 +1,12 @@
 package io.sharestream.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.util.Properties;
+import io.sharestream.common.client.BuildVersion;
 import picocli.CommandLine;
 
 /** {@code --version}: the build's version, and the user agent the CLI sends. */
 final class VersionInfo implements CommandLine.IVersionProvider {
   /** The project version this build was made from. */
-  static final String VERSION = load();
-
-  private static String load() {
-    Properties p = new Properties();
-    try (InputStream in = VersionInfo.class.getResourceAsStream("version.properties")) {
-      p.load(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return p.getProperty("version");
-  }
+  static final String VERSION = BuildVersion.of(VersionInfo.class, "version.properties");
 
   static String userAgent() {
     return "sharestream-cli/" + VERSION;

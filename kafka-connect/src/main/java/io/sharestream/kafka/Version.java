@@ -1,9 +1,6 @@
 package io.sharestream.kafka;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.util.Properties;
+import io.sharestream.common.client.BuildVersion;
 
 /** The connector's version, from the build. */
 final class Version {
@@ -16,14 +13,6 @@ final class Version {
   }
 
   private static String load() {
-    try (InputStream in = Version.class.getResourceAsStream("/sharestream-kafka-connect.properties")) {
-      Properties p = new Properties();
-      if (in != null) {
-        p.load(in);
-      }
-      return p.getProperty("version", "unknown");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return BuildVersion.of(Version.class, "/sharestream-kafka-connect.properties");
   }
 }

@@ -1,16 +1,14 @@
 package io.sharestream.spark;
 
+import io.sharestream.common.client.BuildVersion;
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.errors.InvalidProfileException;
 import io.sharestream.common.model.TableMetadata;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -103,14 +101,6 @@ public final class DeltaSharingDataSource implements TableProvider, DataSourceRe
   }
 
   private static String version() {
-    try (InputStream in = DeltaSharingDataSource.class.getResourceAsStream("/sharestream-spark.properties")) {
-      Properties p = new Properties();
-      if (in != null) {
-        p.load(in);
-      }
-      return p.getProperty("version", "unknown");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return BuildVersion.of(DeltaSharingDataSource.class, "/sharestream-spark.properties");
   }
 }
