@@ -162,9 +162,12 @@ public final class DeltaSharingClient implements AutoCloseable {
     return (int) Math.min(Integer.MAX_VALUE, Math.max(1, d.toMillis()));
   }
 
-  /** Wraps a response body this client opened: idle timeout, and cancelled by {@link #close()}. */
+  /**
+   * Wraps a response body this client opened: idle timeout, and cancelled by {@link #close()}. A body arriving after
+   * close began is wrapped too and cancelled at once, which closes it: a body left unread and unclosed would keep its
+   * exchange, and with it the HttpClient's threads, alive.
+   */
   InputStream body(InputStream in) {
-    checkOpen();
     return track(new IdleTimeoutInputStream(in, settings.readTimeout(), bodies));
   }
 

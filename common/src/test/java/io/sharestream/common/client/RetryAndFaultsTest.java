@@ -11,6 +11,8 @@ import io.sharestream.common.profile.TableRef;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,6 +75,23 @@ class RetryAndFaultsTest {
       never.countDown();
       reader.shutdownNow();
     }
+  }
+
+  @Test
+  void aBodyArrivingAfterTheClientClosedIsClosedNotLeaked() {
+    // The race: close() runs after an exchange returned its headers but before its body was wrapped. An unclosed
+    // java.net.http body keeps its exchange pending, and with it the HttpClient's selector and worker threads.
+    AtomicBoolean rawClosed = new AtomicBoolean();
+    InputStream raw = new ByteArrayInputStream(new byte[] {1, 2, 3}) {
+      @Override
+      public void close() {
+        rawClosed.set(true);
+      }
+    };
+    client.close();
+    InputStream body = client.body(raw);
+    assertThat(rawClosed).as("the raw body was closed").isTrue();
+    assertThatThrownBy(body::read).isInstanceOf(CancelledException.class);
   }
 
   @Test
