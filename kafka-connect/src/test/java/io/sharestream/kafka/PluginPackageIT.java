@@ -43,6 +43,48 @@ class PluginPackageIT {
     return into;
   }
 
+  /** Class file major version of Java 11. */
+  private static final int JAVA_11 = 55;
+
+  @Test
+  void everyClassInThePluginLoadsOnJava11() throws Exception {
+    Path plugin = unzip(Path.of(System.getProperty("plugin.zip")), tmp.resolve("plugins"));
+    List<String> tooNew = new java.util.ArrayList<>();
+    int classes = 0;
+    List<Path> jars;
+    try (Stream<Path> files = Files.walk(plugin)) {
+      jars = files.filter(p -> p.toString().endsWith(".jar")).collect(Collectors.toList());
+    }
+    assertThat(jars).hasSizeGreaterThan(5);
+    for (Path jar : jars) {
+      try (ZipInputStream in = new ZipInputStream(Files.newInputStream(jar))) {
+        for (ZipEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
+          if (!e.getName().endsWith(".class") || e.getName().endsWith("module-info.class")
+              || forNewerJavaOnly(e.getName())) {
+            continue;
+          }
+          byte[] head = in.readNBytes(8);
+          int major = ((head[6] & 0xff) << 8) | (head[7] & 0xff);
+          classes++;
+          if (major > JAVA_11) {
+            tooNew.add(jar.getFileName() + "!/" + e.getName() + " (class file version " + major + ")");
+          }
+        }
+      }
+    }
+    assertThat(classes).as("classes read").isGreaterThan(10_000);
+    assertThat(tooNew).as("class files a Java 11 worker cannot load").isEmpty();
+  }
+
+  /** A multi-release jar's classes for a Java after 11 ({@code META-INF/versions/17/...}), which Java 11 skips. */
+  private static boolean forNewerJavaOnly(String entry) {
+    if (!entry.startsWith("META-INF/versions/")) {
+      return false;
+    }
+    String v = entry.substring("META-INF/versions/".length(), entry.indexOf('/', "META-INF/versions/".length()));
+    return Integer.parseInt(v) > 11;
+  }
+
   @Test
   void theZipHoldsAConfluentHubLayoutAndRunsInADistributedWorker() throws Exception {
     Path zip = Path.of(System.getProperty("plugin.zip"));
