@@ -5,7 +5,9 @@ import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.client.RetrySettings;
 import io.sharestream.common.client.TableSnapshotInfo;
 import io.sharestream.common.errors.DeltaSharingException;
+import io.sharestream.common.errors.EndpointUnreachableException;
 import io.sharestream.common.errors.InvalidProfileException;
+import io.sharestream.common.errors.OAuthTokenException;
 import io.sharestream.common.errors.ServerErrorException;
 import io.sharestream.common.errors.UnauthorizedException;
 import io.sharestream.common.errors.VersionNotAvailableException;
@@ -23,7 +25,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Checks a config against the sharing server before it is deployed, reporting each problem on the setting at
- * fault: the profile can be read and its credentials are accepted, every table exists and is shared with history,
+ * fault: the profile can be read, an OAuth profile's token endpoint grants a token (its failures on the
+ * {@code oauth.*} setting at fault, or the profile's setting), the server is reachable and accepts the
+ * credentials, every table exists and is shared with history,
  * a starting version is still available, the key columns exist. Change data that was not recorded is mentioned in
  * the log only: with {@code readChangeFeed=true} such versions are derived, not refused (SPEC §6).
  */
@@ -48,9 +52,21 @@ final class Preflight {
     }
     DeltaSharingSourceConfig config = new DeltaSharingSourceConfig(props);
     StreamSettings settings = config.streamSettings();
+    try (DeltaSharingClient client = new DeltaSharingClient(profile, QUICK.withUserAgent("sharestream-kafka-connect/"
+        + Version.get() + " (validate)"))) {
+      try {
+        client.authenticate(); // an OAuth profile's token first: its failures are the token endpoint's
+      } catch (DeltaSharingException e) {
+        error(values, settingAtFault(props, e, "tokenEndpoint"), e.getMessage());
+        return;
+      }
+      checkTables(client, config, settings, values, props);
+    }
+  }
+
+  private static void checkTables(DeltaSharingClient client, DeltaSharingSourceConfig config,
+      StreamSettings settings, Map<String, ConfigValue> values, Map<String, String> props) {
     Map<TableRef, List<String>> keys = config.keyColumns();
-    DeltaSharingClient client = new DeltaSharingClient(profile, QUICK.withUserAgent("sharestream-kafka-connect/"
-        + Version.get() + " (validate)"));
     for (TableRef table : config.tables()) {
       try {
         long latest = client.tableVersion(table);
@@ -66,13 +82,44 @@ final class Preflight {
               table, latest);
         }
       } catch (UnauthorizedException | ServerErrorException e) {
-        error(values, credential, e.getMessage());
+        error(values, settingAtFault(props, e, null), e.getMessage());
         return;
       } catch (VersionNotAvailableException e) {
         error(values, DeltaSharingSourceConfig.STARTING_VERSION, "table " + table + ": " + e.getMessage());
       } catch (DeltaSharingException e) {
         error(values, DeltaSharingSourceConfig.TABLES, "table " + table + ": " + e.getMessage());
       }
+    }
+  }
+
+  /**
+   * The setting a failure of the credentials or of an endpoint is reported on: with the profile given as settings
+   * ({@code endpoint} with {@code bearer.token} or the {@code oauth.*} settings), the one for the profile field at
+   * fault (an OAuth refusal names it; an unreachable endpoint is its own; else {@code field}, when not null); with
+   * a profile file or JSON, that setting.
+   */
+  static String settingAtFault(Map<String, String> props, DeltaSharingException e, String field) {
+    String credential = DeltaSharingSourceConfig.credentialSetting(props);
+    if (!credential.equals(DeltaSharingSourceConfig.ENDPOINT)) {
+      return credential;
+    }
+    String atFault = e instanceof OAuthTokenException ? ((OAuthTokenException) e).profileField()
+        : e instanceof EndpointUnreachableException ? ((EndpointUnreachableException) e).target().profileField()
+        : field;
+    if (atFault == null) {
+      return credential;
+    }
+    switch (atFault) {
+      case "tokenEndpoint":
+        return DeltaSharingSourceConfig.OAUTH_TOKEN_ENDPOINT;
+      case "clientId":
+        return DeltaSharingSourceConfig.OAUTH_CLIENT_ID;
+      case "clientSecret":
+        return DeltaSharingSourceConfig.OAUTH_CLIENT_SECRET;
+      case "scope":
+        return DeltaSharingSourceConfig.OAUTH_SCOPE;
+      default:
+        return credential;
     }
   }
 

@@ -128,6 +128,62 @@ class ConfigValidationTest {
   }
 
   @Test
+  void anUnreachableEndpointIsReportedWithTheUrlTried() throws Exception {
+    String closed = "http://127.0.0.1:" + closedPort() + "/delta-sharing";
+    String url = closed + "/shares/demo/schemas/sales/tables/orders/version";
+    Path file = tmp.resolve("closed.share");
+    Files.writeString(file, server.profileJson().replace(server.endpoint(), closed));
+    String onPath = errors(valid("profile.path", file.toString())).get("profile.path").get(0);
+    assertThat(onPath).startsWith("Cannot reach the Delta Sharing server at " + url).contains("connection refused")
+        .doesNotContain(server.bearerToken());
+    assertThat(errors(valid("profile.path", null, "endpoint", closed, "bearer.token", server.bearerToken()))
+        .get("endpoint").get(0)).startsWith("Cannot reach the Delta Sharing server at " + url);
+  }
+
+  @Test
+  void oauthFailuresAreReportedOnTheOAuthSettingAtFaultAndNameTheTokenEndpoint() throws Exception {
+    server.enableOAuth("app", "secret", java.time.Duration.ofHours(1));
+    Map<String, String> oauth = valid("profile.path", null, "endpoint", server.endpoint(), "oauth.token.endpoint",
+        server.tokenEndpoint(), "oauth.client.id", "app", "oauth.client.secret", "secret");
+    assertThat(errors(oauth)).isEmpty();
+
+    oauth.put("oauth.client.secret", "WRONG-SECRET");
+    Map<String, List<String>> refused = errors(oauth);
+    assertThat(refused).containsOnlyKeys("oauth.client.secret");
+    assertThat(refused.get("oauth.client.secret").get(0))
+        .startsWith("The OAuth token endpoint " + server.tokenEndpoint() + " refused the profile's client "
+            + "credentials (HTTP 401, invalid_client)")
+        .doesNotContain("Delta Sharing server", "WRONG-SECRET");
+
+    oauth.put("oauth.client.secret", "secret");
+    String closed = "http://127.0.0.1:" + closedPort() + "/oauth/token";
+    oauth.put("oauth.token.endpoint", closed);
+    Map<String, List<String>> unreachable = errors(oauth);
+    assertThat(unreachable).containsOnlyKeys("oauth.token.endpoint");
+    assertThat(unreachable.get("oauth.token.endpoint").get(0))
+        .startsWith("Cannot reach the OAuth token endpoint at " + closed).contains("connection refused")
+        .doesNotContain("Delta Sharing server");
+
+    oauth.put("oauth.token.endpoint", server.tokenEndpoint().replace("/oauth/token", "/nothing")); // HTTP 404
+    assertThat(errors(oauth)).containsOnlyKeys("oauth.token.endpoint");
+
+    // a profile file or JSON: on that setting, naming the token endpoint
+    String wrong = server.oauthProfileJson("app", "WRONG-SECRET");
+    assertThat(errors(valid("profile.path", null, "profile.json", wrong)).get("profile.json").get(0))
+        .startsWith("The OAuth token endpoint " + server.tokenEndpoint()).doesNotContain("WRONG-SECRET");
+    Path file = tmp.resolve("oauth.share");
+    Files.writeString(file, wrong);
+    assertThat(errors(valid("profile.path", file.toString())).get("profile.path").get(0))
+        .startsWith("The OAuth token endpoint " + server.tokenEndpoint());
+  }
+
+  private static int closedPort() throws java.io.IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Test
   void theShippedExampleConfigsValidate() throws Exception {
     Path config = Path.of("..", "config");
     Properties standalone = new Properties();

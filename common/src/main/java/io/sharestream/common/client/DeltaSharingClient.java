@@ -3,6 +3,7 @@ package io.sharestream.common.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sharestream.common.errors.CancelledException;
+import io.sharestream.common.errors.EndpointUnreachableException.Target;
 import io.sharestream.common.errors.Errors;
 import io.sharestream.common.model.ListedItem;
 import io.sharestream.common.model.ProtocolInfo;
@@ -65,7 +66,7 @@ public final class DeltaSharingClient implements AutoCloseable {
     this.http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout()).version(HttpClient.Version.HTTP_1_1)
         .followRedirects(HttpClient.Redirect.NORMAL).build();
     this.credentials = CredentialProvider.forProfile(profile, http, settings, clock);
-    this.retrier = new Retrier(settings.retry(), settings.sleeper(), () -> closed);
+    this.retrier = new Retrier(settings.retry(), settings.sleeper(), () -> closed, Errors::retriesExhausted);
   }
 
   public DeltaSharingProfile profile() {
@@ -109,7 +110,8 @@ public final class DeltaSharingClient implements AutoCloseable {
         throw Errors.cancelled(what);
       }
       if (c instanceof IOException) {
-        throw (IOException) c;
+        throw Unreachable.classify((IOException) c, Target.SHARING_SERVER, request.uri(), settings.connectTimeout(),
+            false);
       }
       if (c instanceof RuntimeException) {
         throw (RuntimeException) c;
@@ -137,6 +139,11 @@ public final class DeltaSharingClient implements AutoCloseable {
     try {
       if (closed) {
         c.disconnect();
+      }
+      try {
+        c.connect();
+      } catch (IOException e) {
+        throw closed ? e : Unreachable.classify(e, Target.STORAGE, URI.create(url), settings.connectTimeout(), true);
       }
       c.getResponseCode();
       return c;
@@ -183,6 +190,17 @@ public final class DeltaSharingClient implements AutoCloseable {
     if (closed) {
       throw new CancelledException("The Delta Sharing client was closed.");
     }
+  }
+
+  /**
+   * Gets the profile's credentials now: a version 2 profile's OAuth access token (fetched, or the cached one), so
+   * that failures of the token endpoint ({@link io.sharestream.common.errors.OAuthTokenException},
+   * {@link io.sharestream.common.errors.EndpointUnreachableException}) are told apart from the sharing server's;
+   * nothing to do for a bearer token.
+   */
+  public void authenticate() {
+    checkOpen();
+    credentials.authorizationHeader();
   }
 
   // ------------------------------------------------------------------ lists

@@ -3,7 +3,7 @@ package io.sharestream.common.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sharestream.common.errors.Errors;
-import io.sharestream.common.errors.UnauthorizedException;
+import io.sharestream.common.errors.EndpointUnreachableException.Target;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import java.io.IOException;
 import java.net.URI;
@@ -51,7 +51,8 @@ final class OAuthClientCredentials implements CredentialProvider {
     this.profile = profile;
     this.http = http;
     this.settings = settings;
-    this.retrier = new Retrier(settings.retry(), settings.sleeper());
+    this.retrier = new Retrier(settings.retry(), settings.sleeper(),
+        (what, attempts, last) -> Errors.oauthFailing(profile.tokenEndpoint(), attempts, last));
     this.clock = clock;
   }
 
@@ -87,13 +88,14 @@ final class OAuthClientCredentials implements CredentialProvider {
   }
 
   private Token fetch() {
-    String what = "the OAuth token request to " + Errors.safeUrl(profile.tokenEndpoint());
+    String what = "the access token request";
+    URI uri = URI.create(profile.tokenEndpoint());
     return retrier.call(what, () -> {
       String form = "grant_type=client_credentials"
           + (profile.scope() == null ? "" : "&scope=" + URLEncoder.encode(profile.scope(), StandardCharsets.UTF_8));
       String basic = Base64.getEncoder().encodeToString(
           (profile.clientId() + ":" + profile.clientSecret()).getBytes(StandardCharsets.UTF_8));
-      HttpRequest request = HttpRequest.newBuilder(URI.create(profile.tokenEndpoint()))
+      HttpRequest request = HttpRequest.newBuilder(uri)
           .timeout(settings.requestTimeout())
           .header("Authorization", "Basic " + basic)
           .header("Content-Type", "application/x-www-form-urlencoded")
@@ -106,29 +108,36 @@ final class OAuthClientCredentials implements CredentialProvider {
         r = http.send(request, HttpResponse.BodyHandlers.ofString());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IOException("interrupted", e);
+        throw new java.io.InterruptedIOException("interrupted while asking " + Errors.safeUrl(
+            profile.tokenEndpoint()) + " for an access token");
+      } catch (IOException e) {
+        throw Unreachable.classify(e, Target.OAUTH_TOKEN_ENDPOINT, uri, settings.connectTimeout(), false);
       }
       int status = r.statusCode();
       if (status == 429 || status >= 500) {
-        throw new TransientFailure("token endpoint answered HTTP " + status, Http.retryAfter(r.headers()), null);
+        throw new TransientFailure("the OAuth token endpoint " + Errors.safeUrl(profile.tokenEndpoint())
+            + " answered HTTP " + status, Http.retryAfter(r.headers()), null);
       }
       if (status != 200) {
-        throw new UnauthorizedException("The OAuth token endpoint refused the profile's client credentials (HTTP "
-            + status + "). Check clientId, clientSecret and scope in the profile. The server said: "
-            + Errors.redact(shorten(r.body())));
+        throw Errors.oauthRefused(profile.tokenEndpoint(), status, shorten(r.body()));
       }
-      JsonNode body = JSON.readTree(r.body());
+      JsonNode body;
+      try {
+        body = JSON.readTree(r.body());
+      } catch (IOException e) {
+        throw Errors.oauthBadAnswer(profile.tokenEndpoint(), "with a body that is not JSON");
+      }
       JsonNode access = body == null ? null : body.get("access_token");
       JsonNode expiresIn = body == null ? null : body.get("expires_in");
       if (access == null || !access.isTextual() || access.asText().isEmpty()) {
-        throw new UnauthorizedException("The OAuth token endpoint answered without an access_token.");
+        throw Errors.oauthBadAnswer(profile.tokenEndpoint(), "without an access_token");
       }
       long seconds;
       try {
         seconds = expiresIn == null ? 3600 : expiresIn.isNumber() ? expiresIn.asLong()
             : Long.parseLong(expiresIn.asText().trim());
       } catch (NumberFormatException e) {
-        throw new UnauthorizedException("The OAuth token endpoint answered a non-numeric expires_in.");
+        throw Errors.oauthBadAnswer(profile.tokenEndpoint(), "with a non-numeric expires_in");
       }
       return new Token(access.asText(), issuedAt, Duration.ofSeconds(Math.max(1, seconds)));
     });
@@ -140,7 +149,7 @@ final class OAuthClientCredentials implements CredentialProvider {
 
   @Override
   public String toString() {
-    return "OAuthClientCredentials{tokenEndpoint=" + profile.tokenEndpoint() + ", clientId=" + profile.clientId()
-        + ", clientSecret=<redacted>}";
+    return "OAuthClientCredentials{tokenEndpoint=" + Errors.safeUrl(profile.tokenEndpoint()) + ", clientId="
+        + profile.clientId() + ", clientSecret=<redacted>}";
   }
 }

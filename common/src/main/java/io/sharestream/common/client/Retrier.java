@@ -20,16 +20,27 @@ final class Retrier {
   private final RetrySettings settings;
   private final Sleeper sleeper;
   private final BooleanSupplier cancelled;
+  private final Exhausted exhausted;
 
-  Retrier(RetrySettings settings, Sleeper sleeper) {
-    this(settings, sleeper, () -> false);
+  /** The error raised when every attempt failed and the last did not fail to connect. */
+  interface Exhausted {
+    DeltaSharingException make(String what, int attempts, Throwable last);
   }
 
-  /** {@code cancelled}: true once the owner was closed; a failure then ends the call instead of a retry. */
-  Retrier(RetrySettings settings, Sleeper sleeper, BooleanSupplier cancelled) {
+  Retrier(RetrySettings settings, Sleeper sleeper, Exhausted exhausted) {
+    this(settings, sleeper, () -> false, exhausted);
+  }
+
+  /**
+   * {@code cancelled}: true once the owner was closed; a failure then ends the call instead of a retry.
+   * {@code exhausted}: the error when retries run out ({@link Errors#unreachable} when the last attempt could not
+   * connect).
+   */
+  Retrier(RetrySettings settings, Sleeper sleeper, BooleanSupplier cancelled, Exhausted exhausted) {
     this.settings = settings;
     this.sleeper = sleeper;
     this.cancelled = cancelled;
+    this.exhausted = exhausted;
   }
 
   /** An attempt that may fail with an I/O error. */
@@ -62,7 +73,12 @@ final class Retrier {
       Duration wait = backoff(n, retryAfter);
       Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
       if (n >= settings.maxAttempts() || elapsed.plus(wait).compareTo(budget) > 0) {
-        throw Errors.retriesExhausted(what, n, failure.getCause() != null ? failure.getCause() : failure);
+        Throwable last = failure.getCause() != null ? failure.getCause() : failure;
+        if (last instanceof Unreachable) {
+          Unreachable u = (Unreachable) last;
+          throw Errors.unreachable(u.target, u.url, what, n, u.reason, u);
+        }
+        throw exhausted.make(what, n, last);
       }
       if (LOG.isInfoEnabled()) {
         LOG.info("Retrying {} in {} ms after attempt {} failed: {}", what, wait.toMillis(), n,

@@ -27,10 +27,35 @@ public final class Errors {
     return BEARER.matcher(URL_QUERY.matcher(text).replaceAll("$1?<redacted>")).replaceAll("$1<redacted>");
   }
 
-  /** A URL fit for messages and logs: scheme, host and path, no query. */
+  /** A URL fit for messages and logs: scheme, host, port and path; no query, fragment or user info. */
   public static String safeUrl(String url) {
+    if (url == null) {
+      return null;
+    }
     int q = url.indexOf('?');
-    return q < 0 ? url : url.substring(0, q) + "?<redacted>";
+    int f = url.indexOf('#');
+    int end = q < 0 ? f : f < 0 ? q : Math.min(q, f);
+    String base = end < 0 ? url : url.substring(0, end);
+    int scheme = base.indexOf("://");
+    int hostStart = scheme < 0 ? 0 : scheme + 3;
+    int slash = base.indexOf('/', hostStart);
+    int at = base.lastIndexOf('@', slash < 0 ? base.length() - 1 : slash);
+    if (at >= hostStart) {
+      base = base.substring(0, hostStart) + base.substring(at + 1);
+    }
+    return q < 0 ? base : base + "?<redacted>";
+  }
+
+  /** Only the scheme, host and port of a URL: how a pre-signed storage URL is named where a request failed. */
+  public static String hostOf(String url) {
+    String safe = safeUrl(url);
+    int scheme = safe.indexOf("://");
+    int hostStart = scheme < 0 ? 0 : scheme + 3;
+    int end = hostStart;
+    while (end < safe.length() && "/?#".indexOf(safe.charAt(end)) < 0) {
+      end++;
+    }
+    return safe.substring(0, end);
   }
 
   /** The typed exception for an HTTP error answer of the sharing server to {@code what} (e.g. "query of s.sc.t"). */
@@ -157,6 +182,87 @@ public final class Errors {
     return new ServerErrorException("The Delta Sharing server kept failing for " + what + " after " + attempts
         + " attempt" + (attempts == 1 ? "" : "s") + "; last failure: " + describe(last) + ". It is retried with "
         + "backoff; raise the retry limits if the server needs longer to recover.", last);
+  }
+
+  /**
+   * {@code target} could not be reached at {@code url} (shown as {@link #safeUrl}, or {@link #hostOf} for storage)
+   * for {@code what} through {@code attempts} attempts; {@code reason} says how it failed (connection refused, ...).
+   */
+  public static EndpointUnreachableException unreachable(EndpointUnreachableException.Target target, String url,
+      String what, int attempts, String reason, Throwable cause) {
+    String shown = target == EndpointUnreachableException.Target.STORAGE ? hostOf(url) : safeUrl(url);
+    String fix;
+    switch (target) {
+      case OAUTH_TOKEN_ENDPOINT:
+        fix = "Check the profile's tokenEndpoint (scheme, host, port and path) and that this machine can reach it "
+            + "(network, proxy, firewall).";
+        break;
+      case STORAGE:
+        fix = "Check that this machine can reach the table's storage (network, proxy, firewall); if it can, the "
+            + "storage may be down: ask the data provider.";
+        break;
+      case SHARING_SERVER:
+      default:
+        fix = "Check the profile's endpoint (scheme, host, port and path), that the server is up, and that this "
+            + "machine can reach it (network, proxy, firewall).";
+    }
+    return new EndpointUnreachableException("Cannot reach " + target.description() + " at " + shown + " for "
+        + what + " (" + attempts + " attempt" + (attempts == 1 ? "" : "s") + "): " + redact(reason) + ". " + fix,
+        target, shown, cause);
+  }
+
+  /**
+   * The OAuth token endpoint {@code tokenEndpoint} answered HTTP {@code status} (not 200, 429 or 5xx) with
+   * {@code body}: the client credentials, the scope or the endpoint itself is wrong, as its OAuth error code tells.
+   */
+  public static OAuthTokenException oauthRefused(String tokenEndpoint, int status, String body) {
+    String url = safeUrl(tokenEndpoint);
+    String code = "";
+    String description = "";
+    try {
+      JsonNode n = body == null || body.isBlank() ? null : JSON.readTree(body);
+      if (n != null && n.isObject()) {
+        code = n.path("error").asText("");
+        description = n.path("error_description").asText("");
+      }
+    } catch (java.io.IOException | RuntimeException notJson) {
+      // no OAuth error body
+    }
+    String said = serverMessage(description.isEmpty() ? (code.isEmpty() ? body : "") : description);
+    String answered = "(HTTP " + status + (code.isEmpty() ? "" : ", " + redact(code)) + ")";
+    String tail = said.isEmpty() ? "" : " The token endpoint said: " + said;
+    if (code.equals("invalid_scope")) {
+      return new OAuthTokenException("The OAuth token endpoint " + url + " refused the scope asked for " + answered
+          + ". Check the profile's scope (leave it out if the endpoint needs none)." + tail, "scope", url);
+    }
+    if (code.equals("unauthorized_client")) {
+      return new OAuthTokenException("The OAuth token endpoint " + url + " does not let this client use the client "
+          + "credentials grant " + answered + ". Check the profile's clientId, or ask the data provider to allow the "
+          + "grant for it." + tail, "clientId", url);
+    }
+    if (code.isEmpty() && status != 400 && status != 401 && status != 403) {
+      return new OAuthTokenException("The OAuth token endpoint " + url + " answered " + answered.substring(1,
+          answered.length() - 1) + ", which is not an answer of an OAuth 2 token endpoint. Check the profile's "
+          + "tokenEndpoint." + tail, "tokenEndpoint", url);
+    }
+    return new OAuthTokenException("The OAuth token endpoint " + url + " refused the profile's client credentials "
+        + answered + ". Check clientId, clientSecret and scope in the profile (a client secret may have been "
+        + "rotated)." + tail, "clientSecret", url);
+  }
+
+  /** The OAuth token endpoint answered 200 with {@code problem} (e.g. "without an access_token"). */
+  public static OAuthTokenException oauthBadAnswer(String tokenEndpoint, String problem) {
+    String url = safeUrl(tokenEndpoint);
+    return new OAuthTokenException("The OAuth token endpoint " + url + " answered HTTP 200 " + redact(problem)
+        + ": it does not look like an OAuth 2 token endpoint. Check the profile's tokenEndpoint.", "tokenEndpoint",
+        url);
+  }
+
+  /** The OAuth token endpoint kept failing (HTTP 429, 5xx, resets) through every retry. */
+  public static ServerErrorException oauthFailing(String tokenEndpoint, int attempts, Throwable last) {
+    return new ServerErrorException("The OAuth token endpoint " + safeUrl(tokenEndpoint) + " kept failing after "
+        + attempts + " attempt" + (attempts == 1 ? "" : "s") + "; last failure: " + describe(last) + ". It is "
+        + "retried with backoff; raise the retry limits if it needs longer to recover.", last);
   }
 
   public static ProtocolViolationException protocol(String what, String problem) {

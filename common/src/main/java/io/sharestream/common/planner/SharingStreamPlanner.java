@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.helpers.MessageFormatter;
 
 /**
  * The {@link StreamPlanner} over the Delta Sharing REST API.
@@ -68,12 +69,13 @@ public final class SharingStreamPlanner implements StreamPlanner {
       return size() > CACHED_WINDOWS;
     }
   };
-  private final Map<Long, Boolean> changeCommitsLogged = Collections.synchronizedMap(
-      new LinkedHashMap<Long, Boolean>(16, 0.75f, false) {
+  /** The line logged for a version (a change commit, a rewrite), by version: each is logged once. */
+  private final Map<Long, String> changeCommitsLogged = Collections.synchronizedMap(
+      new LinkedHashMap<Long, String>(16, 0.75f, false) {
         private static final long serialVersionUID = 1L;
 
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Long, String> eldest) {
           return size() > 1000;
         }
       });
@@ -417,26 +419,38 @@ public final class SharingStreamPlanner implements StreamPlanner {
       return List.of();
     }
     long deleted = CommitRules.deletedRows(c);
-    String deletes = deleted < 0 ? "rows without stats" : deleted + " rows";
     if (cdf) {
       FetchSpec one = FetchSpec.changes(v, v);
       try {
         Listed l = list(one);
         List<FileAction> cdc = l.commit(v).changeData;
         if (!cdc.isEmpty()) {
-          logOnce(v, "Change commit {} of {} deleted {}: emitting its inserted and updated rows from the change data "
-              + "feed; deletes and pre-images are not emitted (set readChangeFeed=true to receive them)", v, table,
-              deletes);
+          logOnce(v, "Change commit {} of {} removed {} and added {}: emitting its inserted and updated rows from "
+              + "the change data feed; its deleted rows ({}) and pre-images are not emitted (set readChangeFeed=true "
+              + "to receive them)", v, table, files(c.removes.size()), files(c.adds.size()),
+              deleted < 0 ? UNKNOWN_DELETES : "at most " + rows(deleted) + ": the live rows of the files it removed");
           return units(v, CommitRules.changeData(cdc, true), l.timestamps.getOrDefault(v, ts), false, one);
         }
       } catch (ChangeDataNotRecordedException e) {
         LOG.debug("No change data for version {} of {}: using its added files", v, table);
       }
     }
-    logOnce(v, "Change commit {} of {} removed {} files and deleted {} (by file stats and deletion vectors), added {} "
-        + "files: emitting the rows it added; deletes are not emitted (set readChangeFeed=true to receive them)", v,
-        table, c.removes.size(), deletes, c.adds.size());
+    logOnce(v, "Change commit {} of {} removed {} and added {}: emitting the rows it added; its deleted rows ({}) are "
+        + "not emitted (set readChangeFeed=true to receive them)", v, table, files(c.removes.size()),
+        files(c.adds.size()), deleted < 0 ? UNKNOWN_DELETES
+            : rows(deleted) + ": the live rows of the files it removed, by file stats and deletion vectors");
     return units(v, CommitRules.newImages(c), ts, false, spec);
+  }
+
+  /** How a change commit's log line counts deletes no file stats tell. */
+  private static final String UNKNOWN_DELETES = "unknown: the files it removed came without row counts (stats)";
+
+  private static String files(int n) {
+    return n + (n == 1 ? " file" : " files");
+  }
+
+  private static String rows(long n) {
+    return n + (n == 1 ? " row" : " rows");
   }
 
   /** readChangeFeed: {@code changes}; where change data was not recorded, derived from {@code query}. */
@@ -514,9 +528,15 @@ public final class SharingStreamPlanner implements StreamPlanner {
   }
 
   private void logOnce(long version, String message, Object... args) {
-    if (changeCommitsLogged.put(version, Boolean.TRUE) == null) {
-      LOG.info(message, args);
+    String line = MessageFormatter.arrayFormat(message, args).getMessage();
+    if (changeCommitsLogged.putIfAbsent(version, line) == null) {
+      LOG.info(line);
     }
+  }
+
+  /** The line logged once for {@code version} (a change commit, a rewrite), or null when none was. */
+  String changeCommitLog(long version) {
+    return changeCommitsLogged.get(version);
   }
 
   // ------------------------------------------------------------------ URLs

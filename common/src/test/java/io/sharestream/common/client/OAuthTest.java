@@ -2,13 +2,21 @@ package io.sharestream.common.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.sun.net.httpserver.HttpServer;
+import io.sharestream.common.errors.OAuthTokenException;
+import io.sharestream.common.errors.ServerErrorException;
 import io.sharestream.common.errors.UnauthorizedException;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.TableRef;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -130,5 +138,77 @@ class OAuthTest {
         .isInstanceOf(UnauthorizedException.class).hasMessageContaining("clientId, clientSecret")
         .hasMessageNotContaining("WRONG-SECRET");
     assertThat(server.requests().count(Endpoint.OAUTH_TOKEN)).isEqualTo(1);
+  }
+
+  @Test
+  void refusedCredentialsNameTheTokenEndpointAndTheFieldAtFault() {
+    server.enableOAuth("app", "secret", Duration.ofHours(1));
+    OAuthTokenException e = catchThrowableOfType(() -> client("WRONG-SECRET", Clock.systemUTC()).authenticate(),
+        OAuthTokenException.class);
+    assertThat(e.getMessage()).startsWith("The OAuth token endpoint " + server.tokenEndpoint() + " refused the "
+        + "profile's client credentials (HTTP 401, invalid_client).").doesNotContain("Delta Sharing server");
+    assertThat(e.profileField()).isEqualTo("clientSecret");
+    assertThat(e.tokenEndpoint()).isEqualTo(server.tokenEndpoint());
+    assertThat(server.requests().count(Endpoint.OAUTH_TOKEN)).isEqualTo(1); // a refusal is not retried
+  }
+
+  @Test
+  void aTokenEndpointThatKeepsFailingIsNamedNotTheSharingServer() {
+    server.enableOAuth("app", "secret", Duration.ofHours(1));
+    server.faults().failWith(Endpoint.OAUTH_TOKEN, 10, 503);
+    assertThatThrownBy(() -> client("secret", Clock.systemUTC()).tableVersion(T))
+        .isInstanceOf(ServerErrorException.class)
+        .hasMessageStartingWith("The OAuth token endpoint " + server.tokenEndpoint() + " kept failing after 4 "
+            + "attempts").hasMessageNotContaining("Delta Sharing server");
+  }
+
+  /** A token endpoint answering every POST with {@code status} and {@code body}. */
+  private static HttpServer tokenEndpoint(int status, String body) throws IOException {
+    HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    http.createContext("/token", x -> {
+      byte[] b = body.getBytes(StandardCharsets.UTF_8);
+      x.getResponseHeaders().set("Content-Type", "application/json");
+      x.sendResponseHeaders(status, b.length);
+      try (OutputStream out = x.getResponseBody()) {
+        out.write(b);
+      }
+    });
+    http.start();
+    return http;
+  }
+
+  private OAuthTokenException refusal(int status, String body) throws IOException {
+    HttpServer http = tokenEndpoint(status, body);
+    try {
+      String url = "http://127.0.0.1:" + http.getAddress().getPort() + "/token";
+      String profile = server.oauthProfileJson("app", "S3CRET").replace(server.tokenEndpoint(), url);
+      DeltaSharingClient c = new DeltaSharingClient(DeltaSharingProfile.fromJson(profile), Kit.settings(sleeper));
+      OAuthTokenException e = catchThrowableOfType(c::authenticate, OAuthTokenException.class);
+      assertThat(e.getMessage()).contains("The OAuth token endpoint " + url + " ").doesNotContain("S3CRET");
+      return e;
+    } finally {
+      http.stop(0);
+    }
+  }
+
+  @Test
+  void anAnswerWithoutAnAccessTokenPointsAtTheTokenEndpoint() throws IOException {
+    OAuthTokenException e = refusal(200, "{\"token_type\":\"bearer\",\"expires_in\":3600}");
+    assertThat(e.getMessage()).contains("answered HTTP 200 without an access_token")
+        .contains("Check the profile's tokenEndpoint");
+    assertThat(e.profileField()).isEqualTo("tokenEndpoint");
+    assertThat(refusal(200, "<html>sign in</html>").getMessage()).contains("a body that is not JSON");
+    assertThat(refusal(404, "").profileField()).isEqualTo("tokenEndpoint");
+  }
+
+  @Test
+  void anOAuthErrorCodeNamesTheFieldAtFault() throws IOException {
+    OAuthTokenException scope = refusal(400, "{\"error\":\"invalid_scope\",\"error_description\":\"no such "
+        + "scope\"}");
+    assertThat(scope.profileField()).isEqualTo("scope");
+    assertThat(scope.getMessage()).contains("(HTTP 400, invalid_scope)", "Check the profile's scope",
+        "The token endpoint said: no such scope");
+    assertThat(refusal(400, "{\"error\":\"unauthorized_client\"}").profileField()).isEqualTo("clientId");
+    assertThat(refusal(401, "{\"error\":\"invalid_client\"}").profileField()).isEqualTo("clientSecret");
   }
 }

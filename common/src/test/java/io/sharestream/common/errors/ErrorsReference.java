@@ -69,6 +69,11 @@ final class ErrorsReference {
           + "refusing a file even with a freshly signed URL.", "Ask the data provider for a new profile when the "
           + "token expired; check `clientId`, `clientSecret` and `scope` for OAuth; for HTTP 403 ask for access "
           + "to the share. Storage refusals with fresh URLs point at clocks that disagree."),
+      new Kind(OAuthTokenException.class, "The OAuth token endpoint of a version 2 profile refused the client "
+          + "credentials or the scope, or answered without a usable access token (an `UnauthorizedException`). The "
+          + "message names the token endpoint.", "Check the profile field the message names (`clientId`, "
+          + "`clientSecret`, `scope`, `tokenEndpoint`); the connector reports it on the matching `oauth.*` setting "
+          + "when the profile is given as settings."),
       new Kind(TableNotFoundException.class, "The share, schema or table does not exist for this recipient "
           + "(HTTP 404).", "Check `<share>.<schema>.<table>` against what the provider shared (the server's "
           + "`/shares` listing), and that the share is granted to this recipient."),
@@ -115,6 +120,12 @@ final class ErrorsReference {
           + "a `poll.interval.ms` later from its last record; a Spark query fails: restart it from its "
           + "checkpoint. Raise the retry limits (`http.retry.*`; `spark.delta.sharing.network.numRetries`, "
           + "`.maxRetryDuration`) for a server that needs longer to recover."),
+      new Kind(EndpointUnreachableException.class, "The sharing server, the OAuth token endpoint or the table's "
+          + "storage could not be reached through every retry: connection refused, unknown host, connect timeout "
+          + "(a `ServerErrorException`). The message names the URL tried (without its query; only the host for "
+          + "storage).", "Check the URL against the profile's `endpoint` or `tokenEndpoint`, that the server is up, "
+          + "and that this machine reaches it (network, proxy, firewall). The connector reports it on the setting "
+          + "of that URL, and while streaming tries again a `poll.interval.ms` later."),
       new Kind(InvalidRequestException.class, "The server refused a request as invalid (HTTP 400) for a reason "
           + "without a more specific type, or answered another unexpected status.", "The server's words in the "
           + "message say why; a value the server refuses (a version or timestamp) is fixed in the options."),
@@ -153,6 +164,21 @@ final class ErrorsReference {
           List.of("{file's columns}")),
       other("`Position`", "a stored offset", () -> Position.fromJson("{value}")),
       factory("retriesExhausted", "every attempt failed", "{what}", 5, new IOException("{failure}")),
+      factory("unreachable", "the sharing server", EndpointUnreachableException.Target.SHARING_SERVER,
+          "https://{host}:{port}/{path}", "{what}", 5, "connection refused", null),
+      factory("unreachable", "the OAuth token endpoint", EndpointUnreachableException.Target.OAUTH_TOKEN_ENDPOINT,
+          "https://{host}:{port}/{path}", "the access token request", 5, "unknown host {host}", null),
+      factory("unreachable", "storage", EndpointUnreachableException.Target.STORAGE,
+          "https://{storage host}/{path}?{signature}", "{what}", 5, "connect timed out after 30000 ms", null),
+      factory("oauthRefused", "HTTP 401: invalid_client", "https://{token endpoint}", 401,
+          "{\"error\":\"invalid_client\"}"),
+      factory("oauthRefused", "HTTP 400: invalid_scope", "https://{token endpoint}", 400,
+          "{\"error\":\"invalid_scope\",\"error_description\":\"{server message}\"}"),
+      factory("oauthRefused", "HTTP 400: unauthorized_client", "https://{token endpoint}", 400,
+          "{\"error\":\"unauthorized_client\"}"),
+      factory("oauthRefused", "HTTP 404: not a token endpoint", "https://{token endpoint}", 404, ""),
+      factory("oauthBadAnswer", "no access token", "https://{token endpoint}", "without an access_token"),
+      factory("oauthFailing", "every attempt failed", "https://{token endpoint}", 5, new IOException("{failure}")),
       factory("fromResponse", "HTTP 429 or 5xx, not retried", 503, "{server message}", "{what}", null),
       factory("fromResponse", "HTTP 400, other", 400, "{server message}", "{what}", null),
       factory("fromResponse", "any other status", 409, "{server message}", "{what}", null),
@@ -210,8 +236,12 @@ final class ErrorsReference {
         .append("- no credential form, more than one, or an incomplete one: on the first credential setting given ")
         .append("(`profile.path` when none);\n")
         .append("- `startingVersion` and `startingTimestamp` both set: on `startingTimestamp`;\n")
-        .append("- validate only, against the server: a profile that cannot be read or credentials refused on the ")
-        .append("credential setting, a missing table or one without history on `tables`, a starting version no ")
+        .append("- validate only, against the server: a profile that cannot be read, an unreachable server or ")
+        .append("credentials refused on the credential setting (`endpoint` when the profile is given as settings); ")
+        .append("an OAuth failure (credentials or scope refused, token endpoint unreachable or not answering a ")
+        .append("token) on the `oauth.*` setting at fault when the profile is given as settings, else on ")
+        .append("`profile.path` / `profile.json`; a missing table or one without history on `tables`, a starting ")
+        .append("version no ")
         .append("longer served on `startingVersion`, a key column the table lacks or a key table not in `tables` ")
         .append("on `key.columns`.\n\n")
         .append("Other connector errors are `ConnectException`s naming the fix: a key column missing when the task ")

@@ -1,0 +1,77 @@
+package io.sharestream.common.client;
+
+import io.sharestream.common.errors.EndpointUnreachableException.Target;
+import io.sharestream.common.errors.Errors;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.time.Duration;
+
+/**
+ * A request that never reached its endpoint: connection refused, unknown host, connect timeout, no route. Retried
+ * as any I/O failure; when retries run out {@link Retrier} raises {@link Errors#unreachable} with the URL tried.
+ * Its URL is already fit for messages (no query; the host only for storage).
+ */
+final class Unreachable extends IOException {
+  private static final long serialVersionUID = 1L;
+  final transient Target target;
+  final String url;
+  final String reason;
+
+  private Unreachable(Target target, String url, String reason, Throwable cause) {
+    super("cannot reach " + url + ": " + reason, cause);
+    this.target = target;
+    this.url = url;
+    this.reason = reason;
+  }
+
+  /**
+   * {@code e} as an {@link Unreachable} when it is a connect failure of a request to {@code uri}, else {@code e}.
+   * {@code connecting}: {@code e} was raised while connecting, so any failure (a socket timeout too) is one.
+   */
+  static IOException classify(IOException e, Target target, URI uri, Duration connectTimeout, boolean connecting) {
+    if (e instanceof Unreachable) {
+      return e;
+    }
+    String reason = reason(e, uri, connectTimeout, connecting);
+    if (reason == null) {
+      return e;
+    }
+    String raw = uri.toString();
+    return new Unreachable(target, target == Target.STORAGE ? Errors.hostOf(raw) : Errors.safeUrl(raw), reason, e);
+  }
+
+  private static String reason(IOException e, URI uri, Duration connectTimeout, boolean connecting) {
+    String timedOut = "connect timed out after " + connectTimeout.toMillis() + " ms";
+    if (e instanceof HttpConnectTimeoutException) {
+      return timedOut;
+    }
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof UnknownHostException || t instanceof UnresolvedAddressException) {
+        return "unknown host " + uri.getHost();
+      }
+    }
+    if (e instanceof NoRouteToHostException) {
+      return "no route to host";
+    }
+    if (e instanceof ConnectException) {
+      for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        String m = t.getMessage();
+        if (m != null && m.toLowerCase(java.util.Locale.ROOT).contains("refused")) {
+          return "connection refused";
+        }
+      }
+      String m = e.getMessage() != null ? e.getMessage() : e.getCause() != null ? e.getCause().getMessage() : null;
+      return m == null ? "connection refused" : "connection failed (" + Errors.redact(m) + ")";
+    }
+    if (connecting) {
+      return e instanceof SocketTimeoutException ? timedOut : "connection failed (" + Errors.describe(e) + ")";
+    }
+    return null;
+  }
+}
