@@ -97,7 +97,7 @@ final class Soak {
     writer.start();
     try {
       while (kills < killTarget || faults.count() < faultTarget) {
-        sleepWatching(victim, Duration.ofMillis(3000 + random.nextInt(7000)));
+        sleepWatching(victim, Duration.ofMillis(2000 + random.nextInt(6000)));
         if (kills < killTarget) {
           victim.kill();
           kills++;
