@@ -1,5 +1,7 @@
 package io.sharestream.soak;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.sharestream.testkit.server.DeltaSharingServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,7 +12,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
+import java.util.concurrent.Callable;
 
 /**
  * One soak: while a writer keeps committing to the tables and random faults come and go on the server, the engine
@@ -32,19 +34,21 @@ final class Soak {
     String failure() throws Exception;
   }
 
-  final long seed;
-  final Random random;
-  final int faultTarget = Integer.getInteger("soak.faults", 12);
-  final int killTarget = Integer.getInteger("soak.kills", 3);
+  private final long seed;
+  private final Random random;
+  private final int faultTarget = Integer.getInteger("soak.faults", 12);
+  private final int killTarget = Integer.getInteger("soak.kills", 3);
   final DeltaSharingServer server;
-  final List<SoakTable> tables = new ArrayList<>();
+  private final List<SoakTable> tables = new ArrayList<>();
   private int kills;
   private int commits;
   private Duration took = Duration.ZERO;
-  private RandomFaults faults;
+  private final RandomFaults faults;
 
-  /** The kit's server over two tables under {@code dir}: {@code events} (change data feed, deletion vectors, delta
-   * format) and {@code plain} (neither). */
+  /**
+   * The kit's server over two tables under {@code dir}: {@code events} (change data feed and deletion vectors, so
+   * answered in the delta format) and {@code plain} (neither).
+   */
   Soak(Path dir) {
     String s = System.getProperty("soak.seed", "random");
     this.seed = "random".equals(s) ? new Random().nextLong() : Long.parseLong(s);
@@ -117,15 +121,23 @@ final class Soak {
     took = Duration.ofNanos(System.nanoTime() - t0);
   }
 
-  /** Waits up to {@code timeout} for {@code done}, failing early if the victim reports a failure. */
-  void await(Victim victim, Duration timeout, Supplier<Boolean> done) throws Exception {
+  /**
+   * Waits up to {@code timeout} until every ledger {@code check} draws up is complete (the engine has caught up),
+   * failing early if the victim reports a failure; then prints the run's report and asserts the targets were met
+   * and nothing was lost, duplicated or unexpected.
+   */
+  void verify(Victim victim, String engine, Duration timeout, Callable<List<Ledger>> check) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (!done.get()) {
-      if (System.nanoTime() > deadline) {
-        return;
-      }
+    List<Ledger> ledgers = check.call();
+    while (!ledgers.stream().allMatch(Ledger::complete) && System.nanoTime() < deadline) {
       sleepWatching(victim, Duration.ofSeconds(1));
+      ledgers = check.call();
     }
+    String report = report(engine, ledgers);
+    System.out.println(report);
+    assertThat(kills).as("kills").isEqualTo(killTarget);
+    assertThat(faults.count()).as("faults").isGreaterThanOrEqualTo(faultTarget);
+    assertThat(ledgers.stream().allMatch(Ledger::clean)).as(report).isTrue();
   }
 
   private void sleepWatching(Victim victim, Duration d) throws Exception {
@@ -145,7 +157,7 @@ final class Soak {
   }
 
   /** The run in numbers: seed, faults by kind, kills, commits by table and operation, then each ledger. */
-  String report(String engine, List<Ledger> ledgers) {
+  private String report(String engine, List<Ledger> ledgers) {
     Map<String, Map<String, Integer>> byTable = new TreeMap<>();
     for (SoakTable t : tables) {
       byTable.put(t.name + " (to v" + t.version() + ")", t.commits());
@@ -167,11 +179,4 @@ final class Soak {
     return b.toString();
   }
 
-  int faults() {
-    return faults.count();
-  }
-
-  int kills() {
-    return kills;
-  }
 }

@@ -22,7 +22,7 @@ final class SparkDriver implements AutoCloseable {
   private final Path work;
   private final JavaProcess process;
 
-  /** Streams {@code streams} ({@code name=table[,option=value]...}) read with {@code profile}; state in {@code work}. */
+  /** Runs {@code streams} ({@code name=table[,option=value]...}) read with {@code profile}, state in {@code work}. */
   SparkDriver(Path work, String profile, List<String> streams) throws IOException {
     this.work = work;
     String classpath = System.getProperty("soak.spark.classes") + java.io.File.pathSeparator

@@ -1,7 +1,5 @@
 package io.sharestream.soak;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -47,21 +45,10 @@ class SparkSoakIT {
 
       SoakTable events = soak.table("events");
       SoakTable plain = soak.table("plain");
-      Ledger[] ledgers = new Ledger[2];
-      soak.await(victim, Duration.ofSeconds(180), () -> {
-        try {
-          ledgers[0] = new Ledger("events (readChangeFeed, deletion vectors, maxFilesPerTrigger=8)",
-              events.changeFeed(), driver.committed("events", true));
-          ledgers[1] = new Ledger("plain (skipChangeCommits)", plain.appends(), driver.committed("plain", false));
-          return ledgers[0].complete() && ledgers[1].complete();
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      });
-      String report = soak.report("the Spark source (Spark 3.1.1, file sink)", List.of(ledgers));
-      System.out.println(report);
-      assertThat(soak.kills()).isEqualTo(soak.killTarget);
-      assertThat(ledgers[0].clean() && ledgers[1].clean()).as(report).isTrue();
+      soak.verify(victim, "the Spark source (Spark 3.1.1, file sink)", Duration.ofSeconds(180), () -> List.of(
+          new Ledger("events (readChangeFeed, deletion vectors, maxFilesPerTrigger=8)", events.changeFeed(),
+              driver.committed("events", true)),
+          new Ledger("plain (skipChangeCommits)", plain.appends(), driver.committed("plain", false))));
     } finally {
       soak.server.close();
     }
