@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Streams its share of the connector's tables. Each {@link #poll()} visits the tables in turn, reading rows until
- * {@code batch.max.rows} records are ready; a table that is caught up asks for new versions once per
+ * {@code batch.max.rows} records are ready or, at the next file boundary, about a second has passed (so offsets are
+ * committed and a stop is heard while many small files are read); a table that is caught up asks for new versions once per
  * {@code poll.interval.ms}, and a poll with nothing to return waits at most a second. A table's failure from a server
  * that kept failing through every retry is logged and that table is tried again a poll interval later from its last
  * record; any other failure stops the task with a message naming the table and the fix.
@@ -36,6 +37,8 @@ import org.slf4j.LoggerFactory;
 public final class DeltaSharingSourceTask extends SourceTask {
   private static final Logger LOG = LoggerFactory.getLogger(DeltaSharingSourceTask.class);
   private static final Duration IDLE_WAIT = Duration.ofSeconds(1);
+  /** How long a poll goes on opening files (a file being read is finished first, up to batch.max.rows). */
+  private static final Duration POLL_TIME = Duration.ofSeconds(1);
   private static final AtomicInteger FOOTER_THREADS = new AtomicInteger();
 
   private final Object guard = new Object();
@@ -112,10 +115,12 @@ public final class DeltaSharingSourceTask extends SourceTask {
     try {
       List<SourceRecord> out = new ArrayList<>();
       boolean more = false;
-      for (int visited = 0; visited < streams.size() && out.size() < config.batchMaxRows(); visited++) {
+      long deadline = clock.millis() + POLL_TIME.toMillis();
+      for (int visited = 0; visited < streams.size() && out.size() < config.batchMaxRows()
+          && (visited == 0 || clock.millis() < deadline); visited++) {
         TableStream s = streams.get(next);
         next = (next + 1) % streams.size();
-        more |= poll(s, out);
+        more |= poll(s, out, deadline);
       }
       endTransactions(out);
       if (out.isEmpty() && !more) {
@@ -133,7 +138,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
   }
 
   /** One table's turn; its failures handled as the class comment says. */
-  private boolean poll(TableStream s, List<SourceRecord> out) {
+  private boolean poll(TableStream s, List<SourceRecord> out, long deadline) {
     current = s;
     int before = out.size();
     Position from = s.started() ? s.position() : null;
@@ -144,7 +149,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
       if (!s.started()) {
         s.start(context.offsetStorageReader().offset(SourceOffsets.partition(s.table())));
       }
-      return s.poll(out, config.batchMaxRows() - out.size());
+      return s.poll(out, config.batchMaxRows() - out.size(), deadline);
     } catch (RuntimeException e) {
       out.subList(before, out.size()).clear();
       if (isStopping() || isInterruption(e)) {

@@ -122,9 +122,10 @@ final class TableStream implements AutoCloseable {
 
   /**
    * Adds at most {@code budget} records to {@code out}: rows of the table, or a heartbeat when the position moved
-   * without rows. Returns whether the table has more to read right now.
+   * without rows. Opens no further file once the clock passed {@code deadline} (epoch millis): many small files
+   * would otherwise hold one poll for minutes. Returns whether the table has more to read right now.
    */
-  boolean poll(List<SourceRecord> out, int budget) {
+  boolean poll(List<SourceRecord> out, int budget, long deadline) {
     int left = budget;
     while (left > 0) {
       if (reader != null) {
@@ -133,6 +134,9 @@ final class TableStream implements AutoCloseable {
           break; // budget spent mid-file
         }
         continue;
+      }
+      if (clock.millis() >= deadline) {
+        break; // at a file boundary: what is planned stays for the next poll
       }
       if (!pending.isEmpty()) {
         openNext();

@@ -111,6 +111,26 @@ class TaskLifecycleTest {
   }
 
   @Test
+  void aPollStopsOpeningFilesAfterAboutASecondAndTheNextPollGoesOn() throws Exception {
+    config.put("batch.max.rows", "10000");
+    server.faults().storageLatency(Duration.ofMillis(400)); // five files take two seconds at least, however fast
+    DeltaSharingSourceTask task = task(config);
+    try {
+      List<SourceRecord> first = task.poll();
+      assertThat(first).as("a poll returns what its first second read").isNotEmpty();
+      assertThat(first.size()).as("and no more: the rest waits for the next poll").isLessThan(50);
+      int total = first.size();
+      for (int i = 0; i < 20 && total < 50; i++) {
+        List<SourceRecord> batch = task.poll();
+        total += batch == null ? 0 : batch.size();
+      }
+      assertThat(total).isEqualTo(50);
+    } finally {
+      task.stop();
+    }
+  }
+
+  @Test
   void aServerThatFailsWhileTheTaskStartsIsTriedAgainAfterThePollInterval() throws Exception {
     config.put("poll.interval.ms", "300");
     config.put("http.retry.max.attempts", "2");
