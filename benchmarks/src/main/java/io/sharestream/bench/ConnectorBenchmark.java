@@ -3,20 +3,14 @@ package io.sharestream.bench;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.Samples;
 import io.sharestream.testkit.server.DeltaSharingServer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -92,7 +86,7 @@ public final class ConnectorBenchmark {
     }
   }
 
-  private static EmbeddedConnectCluster cluster(boolean exactlyOnce) {
+  static EmbeddedConnectCluster cluster(boolean exactlyOnce) {
     Map<String, String> worker = new HashMap<>();
     worker.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
     worker.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
@@ -111,7 +105,7 @@ public final class ConnectorBenchmark {
     return c;
   }
 
-  private static Map<String, String> connector(String profile, String table, String topicPrefix, String... extra) {
+  static Map<String, String> connector(String profile, String table, String topicPrefix, String... extra) {
     Map<String, String> c = new HashMap<>();
     c.put("connector.class", "io.sharestream.kafka.DeltaSharingSourceConnector");
     c.put("tasks.max", "1");
@@ -283,83 +277,16 @@ public final class ConnectorBenchmark {
     long size = table.snapshot().sizeInBytes();
     try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "huge", table.dir(), true)
         .start()) {
-      String launcher = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      Process probe = new ProcessBuilder(launcher, "-Xmx64m", "-cp", System.getProperty("java.class.path"),
-          TaskHeapProbe.class.getName(), server.writeProfile(dir.resolve("h.share")).toString(), "s.b.huge",
-          Long.toString(rows)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-      String out = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (probe.waitFor() != 0 || !out.contains("rows=" + rows)) {
-        throw new IllegalStateException("the heap probe failed (exit " + probe.exitValue() + "): " + out);
-      }
-      Map<String, String> figures = new HashMap<>();
-      for (String kv : out.substring(out.lastIndexOf("rows=")).trim().split(" ")) {
-        figures.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+      Map<String, String> figures = ChildJvm.run("64m", TaskHeapProbe.class, TaskHeapProbe.MARKER,
+          server.writeProfile(dir.resolve("h.share")).toString(), "s.b.huge", Long.toString(rows));
+      if (!figures.get("rows").equals(Long.toString(rows))) {
+        throw new IllegalStateException("the heap probe saw " + figures.get("rows") + " rows of " + rows);
       }
       System.out.printf("task heap while streaming one %.2f GB file (%,d rows, 128 MB row groups) with -Xmx64m: "
           + "peak live %s MiB, of which %s MiB the JVM's own before the task started (the task alone in its own "
           + "JVM)%n", size / 1e9, rows, figures.get("peakLiveMiB"), figures.get("atRestMiB"));
     }
   }
-
-  /** Counts a topic's records in a background consumer: first and last arrival, bytes, and a sample to resend. */
-  private static final class Consumed {
-    final AtomicLong count = new AtomicLong();
-    final AtomicLong bytes = new AtomicLong();
-    final List<ProducerRecord<byte[], byte[]>> sample = new ArrayList<>();
-    /** Commit-to-receipt times, kept for small counts only. */
-    final List<Long> latencies;
-    final long expected;
-    final Thread thread;
-    volatile long first;
-    volatile long last;
-
-    Consumed(EmbeddedConnectCluster connect, String topic, long expected, boolean readCommitted, int keep) {
-      this.expected = expected;
-      this.latencies = expected <= 10_000 ? new ArrayList<>() : null;
-      Map<String, Object> props = new HashMap<>();
-      props.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + System.nanoTime());
-      props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-      props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
-      props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-      KafkaConsumer<byte[], byte[]> consumer = connect.kafka().createConsumer(props);
-      consumer.subscribe(List.of(topic));
-      thread = new Thread(() -> {
-        try (consumer) {
-          while (count.get() < expected) {
-            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-              long now = System.nanoTime();
-              if (first == 0) {
-                first = now;
-              }
-              last = now;
-              count.incrementAndGet();
-              bytes.addAndGet(r.serializedValueSize() + Math.max(0, r.serializedKeySize()));
-              if (latencies != null) {
-                latencies.add(System.currentTimeMillis() - r.timestamp());
-              }
-              if (sample.size() < keep) {
-                sample.add(new ProducerRecord<>(topic, null, r.timestamp(), r.key(), r.value(), r.headers()));
-              }
-            }
-          }
-        }
-      }, "bench-consumer");
-      thread.start();
-    }
-
-    void await() throws InterruptedException {
-      thread.join(Duration.ofMinutes(15).toMillis());
-      if (count.get() < expected) {
-        throw new IllegalStateException("only " + count.get() + " of " + expected + " records arrived");
-      }
-    }
-
-    double rate() {
-      return (count.get() - 1) / ((last - first) / 1e9);
-    }
-  }
-
-
 
   private static Map<String, Object> hugeRow(long i, Random random) {
     Map<String, Object> r = Samples.order(i, random);

@@ -16,6 +16,9 @@ import org.apache.kafka.connect.source.SourceRecord;
  * <p>Arguments: profile path, table, expected rows.
  */
 public final class TaskHeapProbe {
+  /** Starts the line of results. */
+  static final String MARKER = "PROBE ";
+
   private TaskHeapProbe() {}
 
   public static void main(String[] args) throws Exception {
@@ -39,7 +42,7 @@ public final class TaskHeapProbe {
     } finally {
       task.stop();
     }
-    System.out.printf("rows=%d peakLiveMiB=%d atRestMiB=%d maxHeapMiB=%d%n", rows, live.peak() >> 20, atRest >> 20,
-        Runtime.getRuntime().maxMemory() >> 20);
+    System.out.printf(MARKER + "rows=%d peakLiveMiB=%d atRestMiB=%d maxHeapMiB=%d%n", rows, live.peak() >> 20,
+        atRest >> 20, Runtime.getRuntime().maxMemory() >> 20);
   }
 }

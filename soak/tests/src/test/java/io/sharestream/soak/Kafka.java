@@ -16,6 +16,8 @@ import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 /** The in-process KRaft broker the workers of the soak use, and the records read back from it. */
 final class Kafka implements AutoCloseable {
   final EmbeddedKafkaCluster cluster;
+  /** Where each event without its version arrived (topic offset, commit version): what a duplicate is traced by. */
+  final Map<String, List<String>> seenAt = new HashMap<>();
 
   Kafka() {
     Properties broker = new Properties();
@@ -56,6 +58,7 @@ final class Kafka implements AutoCloseable {
     consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     consumer.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     List<String> out = new ArrayList<>();
+    seenAt.clear();
     if (cluster.describeTopics(topic).get(topic).isEmpty()) {
       return out;
     }
@@ -66,7 +69,10 @@ final class Kafka implements AutoCloseable {
       if (withChanges) {
         out.add(SoakTable.event(Long.parseLong(header(r, "_commit_version")), id, header(r, "_change_type"), v));
       } else {
-        out.add(SoakTable.event(-1, id, null, v));
+        String e = SoakTable.event(-1, id, null, v);
+        out.add(e);
+        seenAt.computeIfAbsent(e, k -> new ArrayList<>()).add("offset " + r.offset() + " of version "
+            + header(r, "_commit_version"));
       }
     }
     return out;

@@ -48,9 +48,22 @@ final class Ledger {
     return lost.isEmpty() && duplicated.isEmpty() && unexpected.isEmpty();
   }
 
+  /** Nothing lost and nothing unexpected; repeats allowed (at-least-once delivery). */
+  boolean atLeastOnce() {
+    return lost.isEmpty() && unexpected.isEmpty();
+  }
+
   /** Whether everything expected has arrived (duplicates aside). */
   boolean complete() {
     return lost.isEmpty();
+  }
+
+  /** {@code where} tells, for a duplicated event, where each copy arrived. */
+  Ledger traced(Map<String, List<String>> where) {
+    for (int i = 0; i < duplicated.size(); i++) {
+      duplicated.set(i, duplicated.get(i) + " " + where.getOrDefault(duplicated.get(i), List.of()));
+    }
+    return this;
   }
 
   @Override

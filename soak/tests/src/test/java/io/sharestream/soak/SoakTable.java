@@ -63,6 +63,7 @@ final class SoakTable {
       op = "ADD COLUMN";
     }
     commits.merge(op, 1, Integer::sum);
+    System.out.println("commit " + name + " v" + writer.version() + " " + op);
     return op;
   }
 

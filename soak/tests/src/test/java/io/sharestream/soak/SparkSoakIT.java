@@ -45,7 +45,7 @@ class SparkSoakIT {
 
       SoakTable events = soak.table("events");
       SoakTable plain = soak.table("plain");
-      soak.verify(victim, "the Spark source (Spark 3.1.1, file sink)", Duration.ofSeconds(180), () -> List.of(
+      soak.verify(victim, "the Spark source (Spark 3.1.1, file sink)", Duration.ofSeconds(180), true, () -> List.of(
           new Ledger("events (readChangeFeed, deletion vectors, maxFilesPerTrigger=8)", events.changeFeed(),
               driver.committed("events", true)),
           new Ledger("plain (skipChangeCommits)", plain.appends(), driver.committed("plain", false))));

@@ -23,13 +23,14 @@ import org.apache.spark.sql.streaming.Trigger;
  * stream costs on top of a batch read, whatever its source), each into the {@code noop} sink; (f) the stream over
  * the same rows with 10% deleted by deletion vectors beside (g) their live rows without them, (h) a
  * {@code Trigger.AvailableNow} stream with {@code maxFilesPerTrigger=4} (Spark 3.4+); then the driver's planning time
- * of a micro-batch as the table's history grows from 100 to 10,000 versions. {@code memory}: the peak heap and RSS of
- * a fresh JVM reading the table (stream and batch) beside the same for Spark's own reads of the local files.
+ * of a micro-batch as the table's history grows from 100 to 10,000 versions, and of a stream from version 0 through
+ * those 10,000 versions ({@code history}: that stream only, {@link HistoryRun}). {@code memory}: the peak heap and
+ * RSS of a fresh JVM reading the table (stream and batch) beside the same for Spark's own reads of the local files.
  *
  * <pre>
  * mvn -q -B package -DskipTests -pl benchmarks/spark -am [-Pspark-3.5 | -Pspark-4]
  * java -Xmx2g $SPARK_FLAGS -cp benchmarks/spark/target/classes:$(cat benchmarks/spark/target/classpath.txt) \
- *     io.sharestream.bench.spark.SparkBenchmark [throughput | planning | memory]
+ *     io.sharestream.bench.spark.SparkBenchmark [throughput | planning | history | memory]
  * </pre>
  * ({@code SPARK_FLAGS}: the {@code --add-opens} list of the build's {@code spark.test.jvm.flags}, see README.)
  */
@@ -59,8 +60,8 @@ public final class SparkBenchmark {
     spark.sparkContext().setLogLevel("WARN");
     System.out.printf("machine: %d cores, java %s, heap %d MiB, Spark %s%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20, spark.version());
-    if (args.length > 0 && args[0].equals("planning")) { // only the planning figures
-      planning(spark, dir);
+    if (args.length > 0 && (args[0].equals("planning") || args[0].equals("history"))) { // only the planning figures
+      planning(spark, dir, args[0].equals("planning"));
       spark.stop();
       return;
     }
@@ -114,7 +115,7 @@ public final class SparkBenchmark {
     }
     deletionVectors(spark, dir);
     if (args.length == 0) { // "throughput": the reading figures only
-      planning(spark, dir);
+      planning(spark, dir, true);
     }
     spark.stop();
   }
@@ -242,9 +243,10 @@ public final class SparkBenchmark {
 
   /**
    * The driver's time to plan one micro-batch of one new version (Spark's latestOffset plus query planning
-   * durations), with 100, 1,000 and 10,000 versions of history before it.
+   * durations), with 100, 1,000 and 10,000 versions of history before it (unless {@code newVersions} is false); then
+   * a stream from version 0 through that history with {@code maxFilesPerTrigger=10} ({@link HistoryRun}).
    */
-  private static void planning(SparkSession spark, Path dir) throws Exception {
+  private static void planning(SparkSession spark, Path dir, boolean newVersions) throws Exception {
     DeltaTableWriter table = DeltaTableWriter.create(dir.resolve("history"), Samples.ORDERS).commit();
     try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "history", table.dir(), true)
         .start()) {
@@ -257,6 +259,9 @@ public final class SparkBenchmark {
           if (table.version() % 100 == 0) {
             table.checkpoint(); // as Delta writers do every so often: snapshots start from it
           }
+        }
+        if (!newVersions) {
+          continue;
         }
         StreamingQuery q = spark.readStream().format("deltaSharing").load(path).writeStream().format("noop")
             .option("checkpointLocation", Files.createTempDirectory(dir, "p").toString()).start();
@@ -274,6 +279,7 @@ public final class SparkBenchmark {
         System.out.printf("planning a micro-batch of one new version after %,d versions: %d ms (median of 5)%n",
             versions, millis.get(2));
       }
+      HistoryRun.run(spark, path, dir, id, 10);
     }
   }
 

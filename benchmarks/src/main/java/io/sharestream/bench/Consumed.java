@@ -1,0 +1,99 @@
+package io.sharestream.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
+
+/**
+ * Counts the records of topics in a background consumer: first and last arrival (overall and each topic's first),
+ * bytes, commit-to-receipt times for small counts, and a sample to resend.
+ */
+final class Consumed {
+  final AtomicLong count = new AtomicLong();
+  final AtomicLong bytes = new AtomicLong();
+  final List<ProducerRecord<byte[], byte[]>> sample = new ArrayList<>();
+  /** Each topic's first arrival ({@link System#nanoTime()}). */
+  final Map<String, Long> firstByTopic = new ConcurrentHashMap<>();
+  /** Commit-to-receipt times, kept for small counts only. */
+  final List<Long> latencies;
+  final long expected;
+  final Thread thread;
+  volatile long first;
+  volatile long last;
+  private volatile boolean stopped;
+
+  Consumed(EmbeddedConnectCluster connect, String topic, long expected, boolean readCommitted, int keep) {
+    this(connect, List.of(topic), expected, readCommitted, keep);
+  }
+
+  Consumed(EmbeddedConnectCluster connect, List<String> topics, long expected, boolean readCommitted, int keep) {
+    this.expected = expected;
+    this.latencies = expected <= 10_000 ? new ArrayList<>() : null;
+    Map<String, Object> props = new HashMap<>();
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + System.nanoTime());
+    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
+    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+    KafkaConsumer<byte[], byte[]> consumer = connect.kafka().createConsumer(props);
+    consumer.subscribe(topics);
+    thread = new Thread(() -> {
+      try (consumer) {
+        while (count.get() < expected && !stopped) {
+          for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+            long now = System.nanoTime();
+            if (first == 0) {
+              first = now;
+            }
+            last = now;
+            firstByTopic.putIfAbsent(r.topic(), now);
+            count.incrementAndGet();
+            bytes.addAndGet(r.serializedValueSize() + Math.max(0, r.serializedKeySize()));
+            if (latencies != null) {
+              latencies.add(System.currentTimeMillis() - r.timestamp());
+            }
+            if (sample.size() < keep) {
+              sample.add(new ProducerRecord<>(r.topic(), null, r.timestamp(), r.key(), r.value(), r.headers()));
+            }
+          }
+        }
+      }
+    }, "bench-consumer");
+    thread.start();
+  }
+
+  void await() throws InterruptedException {
+    thread.join(Duration.ofMinutes(15).toMillis());
+    if (count.get() < expected) {
+      throw new IllegalStateException("only " + count.get() + " of " + expected + " records arrived");
+    }
+  }
+
+  /**
+   * Waits for every record, at most {@code max}, while {@code producing} holds (e.g. the worker JVM is alive); false,
+   * and the consumer stopped, when time ran out or it stopped holding first.
+   */
+  boolean awaitWhile(java.util.function.BooleanSupplier producing, Duration max) throws InterruptedException {
+    long end = System.nanoTime() + max.toNanos();
+    while (thread.isAlive() && producing.getAsBoolean() && System.nanoTime() < end) {
+      thread.join(200);
+    }
+    thread.join(2000); // what was on its way
+    stopped = true;
+    thread.join();
+    return count.get() >= expected;
+  }
+
+  /** Records per second from the first arrival to the last. */
+  double rate() {
+    return (count.get() - 1) / ((last - first) / 1e9);
+  }
+}

@@ -1,0 +1,285 @@
+package io.sharestream.bench;
+
+import io.sharestream.common.client.ClientSettings;
+import io.sharestream.common.client.DeltaSharingClient;
+import io.sharestream.common.client.FileListing;
+import io.sharestream.common.client.QueryRequest;
+import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.common.profile.TableRef;
+import io.sharestream.testkit.delta.DeltaAction.AddFile;
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.delta.Samples;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
+
+/**
+ * The Kafka connector at scale, each case in a real standalone Connect worker in a JVM of its own with
+ * {@code -Xmx256m} ({@link WorkerJvm}; the KRaft broker, the consumer counting records and the kit's server in this
+ * JVM), beside the core alone streaming the same tables without Kafka in this JVM ({@link CoreDrain}): (a) one
+ * connector over 200 tables with {@code tasks.max=4}; (b) one version of 100,000 files; (c) a stream starting 10,000
+ * versions behind. Rates count from the connector's creation to the last record consumed; heaps are the worker JVM's
+ * peak live heap (after a collection) beside the same JVM at rest (the worker started, no connector yet).
+ *
+ * <pre>
+ * mvn -q -B package -DskipTests -pl benchmarks -am
+ * java -Xmx2g -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) io.sharestream.bench.ScaleBenchmark
+ * </pre>
+ * (argument {@code tables}, {@code files} or {@code versions}: that case only)
+ */
+public final class ScaleBenchmark {
+  private static final String WORKER_HEAP = "256m";
+  /** A run still going after this long is stopped: what it streamed by then is the figure. */
+  private static final long TIME_LIMIT_SECONDS = 480;
+  /**
+   * The 100,000-file version is streamed for this long by the connector, and by the core alone for {@link
+   * #CORE_PARTIAL_SECONDS} (each file costs the core several ms, see README).
+   */
+  private static final long PARTIAL_SECONDS = 300;
+  private static final long CORE_PARTIAL_SECONDS = 120;
+  private static final int TABLES = 200;
+  private static final int ROWS_PER_TABLE = 10_000;
+  private static final int FILES = 100_000;
+  private static final int VERSIONS = 10_000;
+
+  private static int runs;
+
+  private ScaleBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Files.createTempDirectory("sharestream-scale-bench");
+    System.out.printf("machine: %d cores, java %s, heap %d MiB, worker JVMs -Xmx%s%n",
+        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+        Runtime.getRuntime().maxMemory() >> 20, WORKER_HEAP);
+    String only = args.length > 0 ? args[0] : "all";
+    ExecutorService footers = Executors.newFixedThreadPool(2);
+    EmbeddedConnectCluster kafka = ConnectorBenchmark.cluster(false); // its broker; the workers run apart
+    try {
+      if (only.equals("all") || only.equals("tables")) {
+        tables(kafka, dir, footers);
+      }
+      if (only.equals("all") || only.equals("files")) {
+        files(kafka, dir, footers);
+      }
+      if (only.equals("all") || only.equals("versions")) {
+        versions(kafka, dir, footers);
+      }
+    } finally {
+      kafka.stop();
+      footers.shutdownNow();
+    }
+  }
+
+  /** (a) 200 tables of 10,000 rows (one file each), one connector, tasks.max=4. */
+  private static void tables(EmbeddedConnectCluster kafka, Path dir, ExecutorService footers) throws Exception {
+    List<Map<String, Object>> rows = Samples.orders(0, ROWS_PER_TABLE);
+    DeltaSharingServer.Builder builder = DeltaSharingServer.builder();
+    List<TableRef> refs = new ArrayList<>();
+    long t0 = System.nanoTime();
+    DeltaTableWriter first = null;
+    AddFile source = null;
+    for (int i = 0; i < TABLES; i++) {
+      DeltaTableWriter t = DeltaTableWriter.create(dir.resolve("t" + i), Samples.ORDERS).commit();
+      if (first == null) {
+        first = t;
+        t.append(rows);
+        source = t.snapshot().files().iterator().next();
+      } else {
+        appendCopy(first, source, t, "part-00000");
+      }
+      builder.table("s", "b", "t" + i, t.dir(), true);
+      refs.add(new TableRef("s", "b", "t" + i));
+    }
+    System.out.printf("    (wrote %d tables in %.0f s)%n", TABLES, (System.nanoTime() - t0) / 1e9);
+    try (DeltaSharingServer server = builder.start()) {
+      CoreDrain core = CoreDrain.run(client(server), refs, "0", footers, TIME_LIMIT_SECONDS);
+      double coreRate = core.rows / core.seconds;
+      for (Map<String, String> run : worker(kafka, server, dir, refs, 4, (long) TABLES * ROWS_PER_TABLE, true,
+          false)) {
+        long records = Long.parseLong(run.get("records"));
+        double rate = rate(run, records);
+        System.out.printf("(a) %d tables of %,d rows, one connector, tasks.max=4 (%s): first rows of every table "
+            + "within %.1f s (the first table's after %.1f s); %,d rows in %.1f s: %,.0f rows/s; the core alone, "
+            + "the same tables one after the other without Kafka: %,.0f rows/s; ratio %.2f%n", TABLES, ROWS_PER_TABLE,
+            run.get("setting"), seconds(run, "allFirstMs"), seconds(run, "firstMs"), records,
+            seconds(run, "doneMs"), rate, coreRate, rate / coreRate);
+        heap(run);
+      }
+    }
+  }
+
+  /** (b) one version of 100,000 files of one row each. */
+  private static void files(EmbeddedConnectCluster kafka, Path dir, ExecutorService footers) throws Exception {
+    DeltaTableWriter t = DeltaTableWriter.create(dir.resolve("files"), Samples.ORDERS).commit();
+    long t0 = System.nanoTime();
+    t.appendCopies(Samples.orders(0, 1), FILES);
+    System.out.printf("    (wrote one version of %,d files in %.0f s)%n", FILES, (System.nanoTime() - t0) / 1e9);
+    try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "files", t.dir(), true).start()) {
+      DeltaSharingClient client = client(server);
+      TableRef ref = new TableRef("s", "b", "files");
+      double listing = listing(client, ref);
+      CoreDrain core = CoreDrain.run(client, List.of(ref), "0", footers, CORE_PARTIAL_SECONDS);
+      System.out.printf("    (the core alone: %,d files in %.1f s%s)%n", core.files, core.seconds,
+          core.partial ? ", stopped at its time limit" : "");
+      Map<String, String> run = worker(kafka, server, dir, List.of(ref), 1, FILES, false, true).get(0);
+      long streamed = Long.parseLong(run.get("records"));
+      double rate = rate(run, streamed);
+      double coreRate = core.files / core.seconds;
+      System.out.printf("(b) one version of %,d files (one row each), one task: %,d files streamed in %.1f s: %,.0f "
+          + "files/s (first record after %.1f s); the core alone reading the same files: %,d in %.1f s, %,.0f files/s; "
+          + "ratio %.2f; the core listing the whole version: %,.0f files/s%n", FILES, streamed, seconds(run, "doneMs"),
+          rate, seconds(run, "firstMs"), core.files, core.seconds, coreRate, rate / coreRate, listing);
+      heap(run);
+    }
+  }
+
+  /** (c) a table of 10,000 one-row commits, streamed from version 0. */
+  private static void versions(EmbeddedConnectCluster kafka, Path dir, ExecutorService footers) throws Exception {
+    DeltaTableWriter t = DeltaTableWriter.create(dir.resolve("versions"), Samples.ORDERS).commit();
+    long t0 = System.nanoTime();
+    t.append(Samples.orders(0, 1));
+    AddFile source = t.snapshot().files().iterator().next();
+    for (long v = 2; v <= VERSIONS; v++) {
+      appendCopy(t, source, t, String.format("part-%05d", v));
+      if (v % 100 == 0) {
+        t.checkpoint(); // as Delta writers do every so often
+      }
+    }
+    System.out.printf("    (wrote %,d versions in %.0f s)%n", VERSIONS, (System.nanoTime() - t0) / 1e9);
+    try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "versions", t.dir(), true)
+        .start()) {
+      TableRef ref = new TableRef("s", "b", "versions");
+      CoreDrain core = CoreDrain.run(client(server), List.of(ref), "0", footers, TIME_LIMIT_SECONDS);
+      System.out.printf("    (the core alone: %,d versions, %,d rows in %.1f s)%n", core.versions, core.rows,
+          core.seconds);
+      Map<String, String> run = worker(kafka, server, dir, List.of(ref), 1, VERSIONS, false, false).get(0);
+      double done = seconds(run, "doneMs");
+      long records = Long.parseLong(run.get("records")); // one row, one record, per version
+      double coreVersions = core.versions / core.seconds;
+      System.out.printf("(c) a stream %,d versions behind (one row each, startingVersion=0), one task: %,d versions "
+          + "in %.1f s (first record after %.1f s): %,.0f versions/s and rows/s; the core alone: %,.0f versions/s "
+          + "(%,d versions, %,d rows); ratio %.2f%n", VERSIONS, records, done, seconds(run, "firstMs"),
+          records / done, coreVersions, core.versions, core.rows, records / done / coreVersions);
+      heap(run);
+    }
+  }
+
+  /**
+   * Commits to {@code to} a byte copy, named {@code name}, of {@code from}'s data file {@code source} (same size and
+   * stats):
+   * many tables or versions fast.
+   */
+  private static void appendCopy(DeltaTableWriter from, AddFile source, DeltaTableWriter to, String name)
+      throws Exception {
+    String path = name + "-" + java.util.UUID.randomUUID() + ".c000.snappy.parquet";
+    Files.copy(from.log().resolve(source.path), to.log().resolve(path));
+    to.commitActions("WRITE", List.of(new AddFile(path, Map.of(), source.size, System.currentTimeMillis(), true,
+        source.stats)));
+  }
+
+  private static DeltaSharingClient client(DeltaSharingServer server) throws Exception {
+    return new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()), ClientSettings.DEFAULT);
+  }
+
+  /** Files/s of listing the table's latest version, one streamed response. */
+  private static double listing(DeltaSharingClient client, TableRef ref) {
+    long t0 = System.nanoTime();
+    long n = 0;
+    try (FileListing l = client.query(ref, QueryRequest.latest())) {
+      for (; l.hasNext(); n++) {
+        l.next();
+      }
+    }
+    return n / ((System.nanoTime() - t0) / 1e9);
+  }
+
+  /**
+   * Streams {@code tables} with one connector in a standalone worker JVM ({@link WorkerJvm}) against the broker of
+   * this JVM until the consumer here has every record, or for {@link #TIME_LIMIT_SECONDS} ({@link #PARTIAL_SECONDS}
+   * when {@code partial}): in {@code -Xmx256m} with the worker's defaults; if that runs out of heap, or {@code all},
+   * in 256m with each task's producer buffer at 8 MB and in 512m with the defaults. The figures of each run that
+   * ended in time or ran out of it: times from the connector's creation (ms), records, heaps (MiB), setting.
+   */
+  private static List<Map<String, String>> worker(EmbeddedConnectCluster kafka, DeltaSharingServer server, Path dir,
+      List<TableRef> tables, int tasks, long records, boolean all, boolean partial) throws Exception {
+    List<Map<String, String>> completed = new ArrayList<>();
+    String profile = server.writeProfile(Files.createTempFile(dir, "scale", ".share")).toString();
+    String[][] attempts = {{WORKER_HEAP, "worker defaults"}, {WORKER_HEAP, "producer.buffer.memory", "8388608"},
+        {"512m", "worker defaults"}};
+    for (String[] attempt : attempts) {
+      Map<String, String> overrides = attempt.length == 3 ? Map.of(attempt[1], attempt[2]) : Map.of();
+      String setting = attempt.length == 3 ? attempt[1] + "=" + attempt[2] : attempt[1];
+      System.out.printf("    (worker: -Xmx%s, %s)%n", attempt[0], setting);
+      String prefix = "x" + (++runs) + ".";
+      List<String> topics = new ArrayList<>();
+      tables.forEach(t -> topics.add(prefix + t));
+      // the topics beforehand, so that each table's first record is seen at once
+      try (Admin admin = kafka.kafka().createAdminClient()) {
+        admin.createTopics(topics.stream().map(t -> new NewTopic(t, 1, (short) 1)).collect(Collectors.toList()))
+            .all().get();
+      }
+      List<String> names = new ArrayList<>();
+      tables.forEach(t -> names.add(t.toString()));
+      Map<String, String> connector = ConnectorBenchmark.connector(profile, String.join(",", names), prefix,
+          "tasks.max", Integer.toString(tasks), "startingVersion", "0", "name", "scale");
+      Consumed consumed = new Consumed(kafka, topics, records, false, 0);
+      try (WorkerJvm worker = WorkerJvm.start(attempt[0], kafka.kafka().bootstrapServers(), overrides, connector,
+          dir)) {
+        long t0 = System.nanoTime();
+        boolean complete = consumed.awaitWhile(worker::alive,
+            Duration.ofSeconds(partial ? PARTIAL_SECONDS : TIME_LIMIT_SECONDS));
+        if (!complete && !worker.alive()) {
+          System.out.printf("    -Xmx%s, %s: out of heap after %,d of %,d records, %.0f s%n", attempt[0], setting,
+              consumed.count.get(), records, (System.nanoTime() - t0) / 1e9);
+          continue;
+        }
+        if (!complete && !partial) { // not a matter of heap: what it did in the time is the figure
+          System.out.printf("    -Xmx%s, %s: not done within %d s: %,d of %,d records%n", attempt[0], setting,
+              TIME_LIMIT_SECONDS, consumed.count.get(), records);
+        }
+        long done = System.nanoTime();
+        Map<String, String> figures = new HashMap<>(worker.report());
+        figures.put("firstMs", consumed.first == 0 ? "-1" : Long.toString((consumed.first - t0) / 1_000_000));
+        figures.put("allFirstMs", consumed.firstByTopic.isEmpty() ? "-1"
+            : Long.toString((Collections.max(consumed.firstByTopic.values()) - t0) / 1_000_000));
+        figures.put("doneMs", Long.toString((done - t0) / 1_000_000));
+        figures.put("records", Long.toString(consumed.count.get()));
+        figures.put("setting", "-Xmx" + attempt[0] + ", " + setting);
+        completed.add(figures);
+        if (!all) {
+          return completed;
+        }
+      }
+    }
+    if (completed.isEmpty()) {
+      throw new IllegalStateException("no attempt completed");
+    }
+    return completed;
+  }
+
+  private static double seconds(Map<String, String> run, String key) {
+    return Long.parseLong(run.get(key)) / 1e3;
+  }
+
+  private static double rate(Map<String, String> run, long n) {
+    return n / seconds(run, "doneMs");
+  }
+
+  private static void heap(Map<String, String> run) {
+    System.out.printf("    worker JVM (%s; max heap %s MiB): peak live heap %s MiB, of which %s MiB the worker's at "
+        + "rest before the connector%n", run.get("setting"), run.get("maxHeapMiB"), run.get("peakLiveMiB"),
+        run.get("atRestMiB"));
+  }
+}
