@@ -90,8 +90,4 @@ final class JavaProcess {
       return "(no output: " + e.getMessage() + ")";
     }
   }
-
-  int runs() {
-    return runs;
-  }
 }
