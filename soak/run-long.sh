@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 mkdir -p soak/tests/target
 mvn -B verify -pl soak/tests -am -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
     -Dit.test='KafkaSoakIT,SparkSoakIT,ConnectVersionsIT' -Dfailsafe.failIfNoSpecifiedTests=false \
-    -Dsoak.faults=100 -Dsoak.kills=20 -Dsoak.matrix=full -Dsoak.exactlyOnce=true "$@" > soak/tests/target/long.log 2>&1
+    -Dsoak.faults=100 -Dsoak.kills=20 -Dsoak.matrix=full "$@" > soak/tests/target/long.log 2>&1
 status=$?
 grep -E "Tests run:|FAIL|BUILD" soak/tests/target/long.log
 grep -h -A4 "^soak of" soak/tests/target/failsafe-reports/*-output.txt

@@ -62,7 +62,7 @@ final class Kafka implements AutoCloseable {
     if (cluster.describeTopics(topic).get(topic).isEmpty()) {
       return out;
     }
-    for (ConsumerRecord<byte[], byte[]> r : cluster.consumeAll(60_000, null, consumer, topic)) {
+    for (ConsumerRecord<byte[], byte[]> r : cluster.consumeAll(60_000, consumer, null, topic)) {
       JsonNode value = ConnectWorker.JSON.readTree(r.value());
       long id = value.path("id").asLong();
       long v = value.path("v").asLong();
@@ -76,6 +76,19 @@ final class Kafka implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /**
+   * How many records of {@code topic} only a read-uncommitted consumer sees: those of aborted transactions (the
+   * transactions open when a worker was killed). Shows that the read-committed check above had some to leave out.
+   */
+  long abortedRecords(String topic) throws Exception {
+    return count(topic, "read_uncommitted") - count(topic, "read_committed");
+  }
+
+  private long count(String topic, String isolation) throws Exception {
+    Map<String, Object> consumer = Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
+    return cluster.consumeAll(60_000, consumer, null, topic).count();
   }
 
   private static String header(ConsumerRecord<byte[], byte[]> r, String key) {

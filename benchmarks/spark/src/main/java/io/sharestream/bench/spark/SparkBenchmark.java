@@ -17,7 +17,7 @@ import org.apache.spark.sql.streaming.Trigger;
 
 /**
  * The Spark source measured beside its ceiling in one local SparkSession: a 2,000,000-row table of 10 common columns
- * in 32 files, served by the kit, read (a) by a {@code Trigger.Once} stream from version 0, (b) the same stream with
+ * in 32 files ({@code -Dbench.files=N}: N files of 62,500 rows, to show what is a query's fixed cost), served by the kit, read (a) by a {@code Trigger.Once} stream from version 0, (b) the same stream with
  * {@code maxFilesPerTrigger=4}, (c) a batch read, and (d) {@code spark.read.parquet} of the same files on local disk
  * (the ceiling), and (e) Spark's own file stream source over those local files with {@code Trigger.Once} (what a
  * stream costs on top of a batch read, whatever its source), each into the {@code noop} sink; (f) the stream over
@@ -35,7 +35,7 @@ import org.apache.spark.sql.streaming.Trigger;
  * ({@code SPARK_FLAGS}: the {@code --add-opens} list of the build's {@code spark.test.jvm.flags}, see README.)
  */
 public final class SparkBenchmark {
-  private static final int FILES = 32;
+  private static final int FILES = Integer.getInteger("bench.files", 32);
   private static final int ROWS_PER_FILE = 62_500;
   private static final int WARM_UP = 2;
   private static final int ROUNDS = 5;
@@ -121,9 +121,9 @@ public final class SparkBenchmark {
   }
 
   /**
-   * (f) a {@code Trigger.Once} stream of the snapshot of a table of the same 2,000,000 rows with 10% deleted by
-   * deletion vectors (one per file, delta response format, Spark's vectorized reader with the deleted rows left out),
-   * beside (g) the same 1,800,000 live rows in a table without them, and the deletion vector requests per file.
+   * (f) a {@code Trigger.Once} stream of the snapshot of a table of the same rows with 10% deleted by deletion
+   * vectors (one per file, delta response format, Spark's vectorized reader with the deleted rows left out), beside
+   * (g) the same live rows in a table without them, and the deletion vector requests per file.
    */
   private static void deletionVectors(SparkSession spark, Path dir) throws Exception {
     DeltaTableWriter withDvs = DeltaTableWriter.create(dir.resolve("dv"), Samples.ORDERS).deletionVectors(true)
@@ -147,10 +147,10 @@ public final class SparkBenchmark {
           },
           () -> stream(spark, profile + "#s.b.nodv", dir, null, "snapshot")};
       double[] best = best(runs, (long) live.size() * FILES);
-      System.out.printf("(f) stream of the snapshot, Trigger.Once, 2,000,000 rows with 10%% deleted by deletion "
+      System.out.printf("(f) stream of the snapshot, Trigger.Once, %,d rows with 10%% deleted by deletion "
           + "vectors: %,.0f live rows/s; (g) the same %,d live rows without them: %,.0f rows/s; (f)/(g) = %.2f; "
-          + "deletion vector requests per file: %.1f%n", best[0], (long) live.size() * FILES, best[1], best[0] / best[1],
-          dvRequests[0] / (double) FILES);
+          + "deletion vector requests per file: %.1f%n", (long) FILES * ROWS_PER_FILE, best[0],
+          (long) live.size() * FILES, best[1], best[0] / best[1], dvRequests[0] / (double) FILES);
     }
   }
 
