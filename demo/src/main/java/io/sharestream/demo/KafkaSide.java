@@ -64,6 +64,8 @@ final class KafkaSide implements AutoCloseable {
     worker.put("value.converter.schemas.enable", "false");
     worker.put("value.converter.decimal.format", "NUMERIC");
     worker.put("offset.flush.interval.ms", "1000");
+    // the plugin and Kafka's converters declare themselves to ServiceLoader: no reflective scan of every jar
+    worker.put("plugin.discovery", "service_load");
     EmbeddedConnectCluster connect = new EmbeddedConnectCluster.Builder().name("demo").numWorkers(1).numBrokers(1)
         .workerProps(worker).build();
     connect.start();

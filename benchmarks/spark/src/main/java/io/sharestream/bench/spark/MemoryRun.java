@@ -165,7 +165,7 @@ final class MemoryRun {
           SparkBenchmark.noop(spark.read().format("deltaSharing").load(path));
           break;
         case "file-stream":
-          SparkBenchmark.localStream(spark, tableDir, dir);
+          SparkBenchmark.localStream(spark, spark.read().parquet(local[0]).schema(), tableDir, dir);
           break;
         case "stream":
           SparkBenchmark.stream(spark, path, dir, null);

@@ -14,15 +14,18 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.Trigger;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * The Spark source measured beside its ceiling in one local SparkSession: a 2,000,000-row table of 10 common columns
- * in 32 files ({@code -Dbench.files=N}: N files of 62,500 rows, to show what is a query's fixed cost), served by the kit, read (a) by a {@code Trigger.Once} stream from version 0, (b) the same stream with
- * {@code maxFilesPerTrigger=4}, (c) a batch read, and (d) {@code spark.read.parquet} of the same files on local disk
- * (the ceiling), and (e) Spark's own file stream source over those local files with {@code Trigger.Once} (what a
- * stream costs on top of a batch read, whatever its source), each into the {@code noop} sink; (f) the stream over
- * the same rows with 10% deleted by deletion vectors beside (g) their live rows without them, (h) a
- * {@code Trigger.AvailableNow} stream with {@code maxFilesPerTrigger=4} (Spark 3.4+); then the driver's planning time
+ * in 32 files ({@code -Dbench.files=N}: N files of 62,500 rows), served by the kit, read (a) by a {@code
+ * Trigger.Once} stream from version 0, (b) the same stream with {@code maxFilesPerTrigger=4}, (c) a batch read, and
+ * (d) {@code spark.read.parquet} of the same files on local disk (the ceiling), and (e) Spark's own file stream
+ * source over those local files with {@code Trigger.Once} (what a stream costs on top of a batch read, whatever its
+ * source), each into the {@code noop} sink; (f) the stream over the same rows with 10% deleted by deletion vectors
+ * beside (g) their live rows without them, (h) a {@code Trigger.AvailableNow} stream with {@code
+ * maxFilesPerTrigger=4} (Spark 3.4+), (i) the time (d), (e) and (a) take over one row (a query's fixed cost, whatever
+ * it reads), and the ratios of the rows/s beyond it; then the driver's planning time
  * of a micro-batch as the table's history grows from 100 to 10,000 versions, and of a stream from version 0 through
  * those 10,000 versions ({@code history}: that stream only, {@link HistoryRun}). {@code memory}: the peak heap and
  * RSS of a fresh JVM reading the table (stream and batch) beside the same for Spark's own reads of the local files.
@@ -38,7 +41,8 @@ public final class SparkBenchmark {
   private static final int FILES = Integer.getInteger("bench.files", 32);
   private static final int ROWS_PER_FILE = 62_500;
   private static final int WARM_UP = 2;
-  private static final int ROUNDS = 5;
+  /** Measured rounds ({@code -Dbench.rounds}): fewer keep a run over many files short. */
+  private static final int ROUNDS = Integer.getInteger("bench.rounds", 5);
 
   private SparkBenchmark() {}
 
@@ -70,6 +74,7 @@ public final class SparkBenchmark {
     long rows = (long) FILES * ROWS_PER_FILE;
     List<String> local = table.snapshot().files().stream().map(f -> table.log().resolve(f.path).toString())
         .collect(Collectors.toList());
+    StructType schema = spark.read().parquet(local.get(0)).schema();
     try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "bench", table.dir(), true)
         .start()) {
       String path = server.writeProfile(dir.resolve("bench.share")) + "#s.b.bench";
@@ -77,7 +82,7 @@ public final class SparkBenchmark {
       List<Run> runs = new ArrayList<>(List.of(
           () -> noop(spark.read().parquet(local.toArray(new String[0]))), // (d) the ceiling
           // (e) what any stream pays on top of a batch read: Spark's own file stream source over the same files
-          () -> localStream(spark, table.dir(), dir),
+          () -> localStream(spark, schema, table.dir(), dir),
           () -> stream(spark, path, dir, null), // (a)
           () -> stream(spark, path, dir, "4"), // (b)
           () -> noop(spark.read().format("deltaSharing").load(path)))); // (c)
@@ -95,6 +100,11 @@ public final class SparkBenchmark {
           + "(e)/(d) = %.2f%n", localStream, localStream / ceiling);
       System.out.printf("(a) stream, Trigger.Once from version 0: %,.0f rows/s, (a)/(d) = %.2f, (a)/(e) = %.2f%n",
           once, once / ceiling, once / localStream);
+      double[] fixed = fixedCosts(spark, dir);
+      System.out.printf("(i) a query's fixed cost, the same runs over a one-row table: (d) %.0f ms, (e) %.0f ms, "
+          + "(a) %.0f ms; beyond it, rows/s of (a) / (d) = %.2f, (e) / (d) = %.2f%n", fixed[0], fixed[1], fixed[2],
+          beyond(rows, once, fixed[2]) / beyond(rows, ceiling, fixed[0]),
+          beyond(rows, localStream, fixed[1]) / beyond(rows, ceiling, fixed[0]));
       System.out.printf("(b) the same with maxFilesPerTrigger=4: %,.0f rows/s, (b)/(d) = %.2f%n", byFour,
           byFour / ceiling);
       System.out.printf("(c) batch read: %,.0f rows/s, (c)/(d) = %.2f (%,d rows x 10 columns in %d files, %.1f MB)%n",
@@ -152,6 +162,28 @@ public final class SparkBenchmark {
           + "deletion vector requests per file: %.1f%n", (long) FILES * ROWS_PER_FILE, best[0],
           (long) live.size() * FILES, best[1], best[0] / best[1], dvRequests[0] / (double) FILES);
     }
+  }
+
+  /**
+   * (i) The milliseconds (d), (e) and (a) take over a table of one row (best of the rounds): what a query costs
+   * whatever it reads (starting, planning, checkpoint and log writes, stopping).
+   */
+  private static double[] fixedCosts(SparkSession spark, Path dir) throws Exception {
+    DeltaTableWriter one = DeltaTableWriter.create(dir.resolve("one"), Samples.ORDERS).commit();
+    one.append(Samples.orders(0, 1));
+    String file = one.log().resolve(one.snapshot().files().iterator().next().path).toString();
+    StructType schema = spark.read().parquet(file).schema();
+    try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "b", "one", one.dir(), true).start()) {
+      String path = server.writeProfile(dir.resolve("one.share")) + "#s.b.one";
+      double[] perSecond = best(new Run[] {() -> noop(spark.read().parquet(file)),
+          () -> localStream(spark, schema, one.dir(), dir), () -> stream(spark, path, dir, null)}, 1);
+      return java.util.Arrays.stream(perSecond).map(r -> 1000 / r).toArray();
+    }
+  }
+
+  /** Rows per second of a run of {@code rows} at {@code perSecond} once its fixed cost is taken out. */
+  private static double beyond(long rows, double perSecond, double fixedMillis) {
+    return rows / (rows / perSecond - fixedMillis / 1000);
   }
 
   interface Run {
@@ -235,8 +267,8 @@ public final class SparkBenchmark {
   }
 
   /** Spark's file stream source over the table's Parquet files (its log directory is hidden from it), once. */
-  static void localStream(SparkSession spark, Path tableDir, Path dir) throws Exception {
-    spark.readStream().schema(spark.read().parquet(tableDir.toString()).schema()).parquet(tableDir.toString())
+  static void localStream(SparkSession spark, StructType schema, Path tableDir, Path dir) throws Exception {
+    spark.readStream().schema(schema).parquet(tableDir.toString())
         .writeStream().format("noop").option("checkpointLocation", Files.createTempDirectory(dir, "e").toString())
         .trigger(Trigger.Once()).start().awaitTermination();
   }
