@@ -70,8 +70,9 @@ final class ConnectHarness implements AutoCloseable {
     worker.put("value.converter.schemas.enable", "false");
     worker.put("value.converter.decimal.format", "NUMERIC");
     worker.put("offset.flush.interval.ms", "500");
-    // Apicurio's Avro converter (a test dependency here, for schema round trips) has no ServiceLoader manifest
-    worker.put("plugin.discovery", "hybrid_warn");
+    // the connector and Kafka's converters declare themselves to ServiceLoader: no reflective scan of the test
+    // classpath at each worker start (PluginPackageIT keeps the default discovery, as users' workers have it)
+    worker.put("plugin.discovery", "service_load");
     Properties broker = new Properties();
     if (exactlyOnce) {
       worker.put("exactly.once.source.support", "enabled");
