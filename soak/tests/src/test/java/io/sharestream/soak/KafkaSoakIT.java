@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,12 +27,6 @@ class KafkaSoakIT {
 
   @TempDir Path tmp;
 
-  private static String[] concat(String[] a, String... b) {
-    String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, out, a.length, b.length);
-    return out;
-  }
-
   /** The newest Java installed (25 here): the newest Kafka line is proven there, the oldest on 17. */
   private static Jdk newestJava() {
     List<Jdk> jdks = Jdk.installed();
@@ -39,7 +34,7 @@ class KafkaSoakIT {
   }
 
   @Test
-  void deliveryLosesNothingUnderRandomFaultsAndWorkerKills() throws Exception {
+  void exactlyOnceDeliveryLosesAndRepeatsNothingUnderRandomFaultsAndWorkerKills() throws Exception {
     Soak soak = new Soak(tmp.resolve("tables"));
     soak.warmUp(6);
     try (Kafka kafka = new Kafka();
@@ -47,12 +42,17 @@ class KafkaSoakIT {
             tmp.resolve("worker"))) {
       worker.start();
       String profile = soak.server.writeProfile(tmp.resolve("soak.share")).toString();
-      String[] eos = EXACTLY_ONCE ? new String[] {"exactly.once.support", "required"} : new String[0];
-      worker.deploy("events", Kafka.connector(profile, "s.sc.events", concat(eos, "readChangeFeed", "true",
-          "startingVersion", "0")));
-      String[] plainEos = EXACTLY_ONCE ? concat(eos, "transaction.boundary", "connector") : eos;
-      worker.deploy("plain", Kafka.connector(profile, "s.sc.plain", concat(plainEos, "skipChangeCommits", "true",
-          "startingVersion", "0")));
+      Map<String, String> eventsConfig = Kafka.connector(profile, "s.sc.events", "readChangeFeed", "true",
+          "startingVersion", "0");
+      Map<String, String> plainConfig = Kafka.connector(profile, "s.sc.plain", "skipChangeCommits", "true",
+          "startingVersion", "0");
+      if (EXACTLY_ONCE) {
+        eventsConfig.put("exactly.once.support", "required");
+        plainConfig.put("exactly.once.support", "required");
+        plainConfig.put("transaction.boundary", "connector");
+      }
+      worker.deploy("events", eventsConfig);
+      worker.deploy("plain", plainConfig);
       worker.awaitRunning("events", 1, Duration.ofSeconds(60));
       worker.awaitRunning("plain", 1, Duration.ofSeconds(60));
 
