@@ -3,14 +3,16 @@ package io.sharestream.spark;
 import io.sharestream.common.client.HttpInputFile;
 import java.io.IOException;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The files this executor JVM is reading through {@link SharingFileSystem}: a key names each in a
  * {@code deltasharing:/<key>} path (never the pre-signed URL, which Spark would log and show in
  * {@code input_file_name()}), mapped to its {@link HttpInputFile}. Entries are counted, as two tasks may read one file,
- * and dropped when the last reader closes.
+ * and dropped when the last reader is done with the file.
  */
 final class FileRegistry {
   static final String SCHEME = "deltasharing";
@@ -51,7 +53,8 @@ final class FileRegistry {
     return e.input;
   }
 
-  static int size() {
-    return FILES.size();
+  /** The paths readable in this JVM now. */
+  static Set<String> registered() {
+    return FILES.keySet().stream().map(k -> SCHEME + ":/" + k).collect(Collectors.toSet());
   }
 }

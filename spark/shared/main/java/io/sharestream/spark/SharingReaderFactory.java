@@ -369,8 +369,9 @@ final class SharingReaderFactory implements PartitionReaderFactory {
 
   /**
    * Reads a partition's files one after another: each registered for the file system (all at once, so footers can
-   * be fetched ahead), named for {@code input_file_name()}, released at close. A file's deletion vectors are fetched
-   * just before it is read; a file none of whose rows are selected is not opened.
+   * be fetched ahead), named for {@code input_file_name()}, released as soon as it is read (with its cached footer:
+   * what a partition holds does not grow with its files). A file's deletion vectors are fetched just before it is
+   * read; a file none of whose rows are selected is not opened.
    */
   private final class FileLoop<T> implements PartitionReader<T> {
     private final DeltaSharingClient c;
@@ -383,6 +384,7 @@ final class SharingReaderFactory implements PartitionReaderFactory {
     private final Adapt<T> adapt;
     private int next;
     private PartitionReader<T> current;
+    private int reading = -1;
 
     FileLoop(SharingInputPartition partition, Open<T> open, Adapt<T> adapt) {
       this.units = partition.units();
@@ -418,20 +420,19 @@ final class SharingReaderFactory implements PartitionReaderFactory {
         if (current != null && current.next()) {
           return true;
         }
-        if (current != null) {
-          current.close();
-          current = null;
-        }
+        closeCurrent();
         if (next == units.size()) {
           return false;
         }
         for (int i = next + 1; i < Math.min(units.size(), next + 1 + PREFETCH); i++) {
           inputs.get(i).prefetchFooter(FOOTERS);
         }
-        WorkUnit u = units.get(next);
-        UnitRows selected = UnitRows.load(c, u, urls.get(next));
-        String path = paths.get(next++);
+        reading = next++;
+        WorkUnit u = units.get(reading);
+        UnitRows selected = UnitRows.load(c, u, urls.get(reading));
+        String path = paths.get(reading);
         if (selected.selection().selectsNothing()) {
+          release(reading);
           continue;
         }
         Layout layout = layout(u);
@@ -464,15 +465,36 @@ final class SharingReaderFactory implements PartitionReaderFactory {
       return current.get();
     }
 
+    private void closeCurrent() throws IOException {
+      if (current != null) {
+        try {
+          current.close();
+        } finally {
+          current = null;
+          release(reading);
+        }
+      }
+    }
+
+    /** Drops file {@code i} from the registry and this loop, once. */
+    private void release(int i) {
+      if (keys.get(i) != null) {
+        FileRegistry.release(keys.get(i));
+        keys.set(i, null);
+        inputs.set(i, null);
+        urls.set(i, null);
+      }
+    }
+
     @Override
     public void close() throws IOException {
       try {
-        if (current != null) {
-          current.close();
-        }
+        closeCurrent();
       } finally {
         InputFileBlockHolder.unset();
-        keys.forEach(FileRegistry::release);
+        for (int i = 0; i < keys.size(); i++) {
+          release(i);
+        }
       }
     }
   }

@@ -33,7 +33,7 @@ final class MemoryRun {
   static final String CASE = "memory-case";
   private static final String REPORT = "MEMORY ";
   /** The heaps (MiB) tried, smallest first, for the smallest one each read completes in. */
-  private static final List<Integer> SMALL_HEAPS = List.of(64, 96, 128, 192, 256, 384, 512);
+  private static final List<Integer> SMALL_HEAPS = List.of(64, 72, 80, 96, 128, 192, 256, 384, 512);
   private static final long SMALL_HEAP_TIMEOUT_SECONDS = 180;
 
   private MemoryRun() {}
