@@ -2,9 +2,7 @@ package io.sharestream.spark;
 
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.client.HttpInputFile;
-import io.sharestream.common.deletionvectors.RowSelection;
 import io.sharestream.common.parquet.ReadSettings;
-import io.sharestream.common.planner.ChangeTypes;
 import io.sharestream.common.planner.FileLister;
 import io.sharestream.common.planner.UnitReader;
 import io.sharestream.common.planner.UnitRows;
@@ -15,7 +13,6 @@ import io.sharestream.common.types.ColumnMapping;
 import io.sharestream.common.types.PartitionValues;
 import io.sharestream.common.types.StructType;
 import java.io.IOException;
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -35,12 +32,9 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.execution.datasources.FilePartition;
 import org.apache.spark.sql.execution.datasources.PartitionedFile;
-import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetPartitionReaderFactory;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.sources.Filter;
-import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.apache.spark.util.SerializableConfiguration;
@@ -52,7 +46,7 @@ import org.apache.spark.util.SerializableConfiguration;
  * values, and the change feed's version, commit time and (for added or removed files) change type, are constant
  * columns. Columns come out in the scan's order, under their logical names (column mapping: Spark reads the
  * physical ones); rows deletion vectors mark are left out of rows and vectorized batches alike; in default mode a
- * change data file yields only its new row images.
+ * change data file yields only its new row images ({@link FileLayout}: each kind of file's columns and rows).
  */
 final class SharingReaderFactory implements PartitionReaderFactory {
   private static final long serialVersionUID = 2L;
@@ -71,9 +65,9 @@ final class SharingReaderFactory implements PartitionReaderFactory {
   private final StructType tableSchema;
   private final List<String> partitionColumns;
   private final ReadSettings read;
-  private final Layout constant;
-  private final Layout changeData;
-  private final Layout unfiltered;
+  private final FileLayout constant;
+  private final FileLayout changeData;
+  private final FileLayout unfiltered;
 
   /**
    * {@code output}: the scan's columns (table columns, then requested change-feed columns). Spark's reader reads
@@ -95,10 +89,10 @@ final class SharingReaderFactory implements PartitionReaderFactory {
       fileData = drop(fileData, p);
     }
     Filter[] filters = ColumnMapping.isMapped(tableSchema) ? new Filter[0] : dataFilters;
-    this.constant = new Layout(output, partitionColumns, tableSchema, fileData, false, filters, conf, hadoopConf);
-    this.changeData = new Layout(output, partitionColumns, tableSchema, fileData, true, filters, conf, hadoopConf);
+    this.constant = new FileLayout(output, partitionColumns, tableSchema, fileData, false, filters, conf, hadoopConf);
+    this.changeData = new FileLayout(output, partitionColumns, tableSchema, fileData, true, filters, conf, hadoopConf);
     this.unfiltered = filters.length == 0 ? constant
-        : new Layout(output, partitionColumns, tableSchema, fileData, false, new Filter[0], conf, hadoopConf);
+        : new FileLayout(output, partitionColumns, tableSchema, fileData, false, new Filter[0], conf, hadoopConf);
   }
 
   private static org.apache.spark.sql.types.StructType drop(org.apache.spark.sql.types.StructType s, String name) {
@@ -111,78 +105,8 @@ final class SharingReaderFactory implements PartitionReaderFactory {
     return DataTypes.createStructType(kept);
   }
 
-  /**
-   * How one kind of file is read: what Spark's reader reads from it (data columns, under their physical names; plus
-   * {@code _change_type} from a change data file), the constant columns appended, and where each output column
-   * comes from.
-   */
-  private static final class Layout implements Serializable {
-    private static final long serialVersionUID = 2L;
-    final ParquetPartitionReaderFactory inner;
-    final org.apache.spark.sql.types.StructType partitionSchema;
-    final DataType[] innerTypes;
-    final int[] toOutput;
-    final int changeTypeIndex;
-    final int changeTypeOutput;
-    final boolean identity;
-
-    Layout(org.apache.spark.sql.types.StructType output, List<String> partitionColumns, StructType tableSchema,
-        org.apache.spark.sql.types.StructType fileData, boolean changeData, Filter[] filters, SQLConf conf,
-        Function<org.apache.spark.sql.types.StructType, Broadcast<SerializableConfiguration>> hadoopConf) {
-      List<org.apache.spark.sql.types.StructField> data = new ArrayList<>();
-      List<org.apache.spark.sql.types.StructField> constants = new ArrayList<>();
-      for (org.apache.spark.sql.types.StructField f : output.fields()) {
-        boolean partition = partitionColumns.stream().anyMatch(f.name()::equalsIgnoreCase);
-        boolean change = SparkSchemas.isChangeColumn(f.name());
-        if (change && changeData && f.name().equals(SparkSchemas.CHANGE_TYPE)) {
-          continue; // read from the file below
-        }
-        (partition || change ? constants : data).add(f);
-      }
-      org.apache.spark.sql.types.StructType dataSchema = SparkSchemas.physical(fileData, tableSchema);
-      if (changeData) {
-        data.add(DataTypes.createStructField(SparkSchemas.CHANGE_TYPE, DataTypes.StringType, true));
-        dataSchema = dataSchema.add(SparkSchemas.CHANGE_TYPE, DataTypes.StringType, true);
-      }
-      org.apache.spark.sql.types.StructType readData = DataTypes.createStructType(data);
-      // constants in output order, except partition columns first (as the partition values row holds them)
-      List<org.apache.spark.sql.types.StructField> ordered = new ArrayList<>();
-      constants.stream().filter(f -> !SparkSchemas.isChangeColumn(f.name())).forEach(ordered::add);
-      constants.stream().filter(f -> SparkSchemas.isChangeColumn(f.name())).forEach(ordered::add);
-      this.partitionSchema = DataTypes.createStructType(ordered);
-      // Spark's reader takes the columns to read from the Hadoop conf: one conf per layout
-      org.apache.spark.sql.types.StructType physicalRead = SparkSchemas.physical(readData, tableSchema);
-      this.inner = SparkApi.parquetReaders(conf, hadoopConf.apply(physicalRead), dataSchema, physicalRead,
-          partitionSchema, filters);
-      List<String> innerNames = new ArrayList<>();
-      List<DataType> types = new ArrayList<>();
-      for (org.apache.spark.sql.types.StructField f : readData.fields()) {
-        innerNames.add(f.name().toLowerCase(Locale.ROOT));
-        types.add(f.dataType());
-      }
-      for (org.apache.spark.sql.types.StructField f : partitionSchema.fields()) {
-        innerNames.add(f.name().toLowerCase(Locale.ROOT));
-        types.add(f.dataType());
-      }
-      this.innerTypes = types.toArray(new DataType[0]);
-      this.toOutput = new int[output.size()];
-      boolean same = innerNames.size() == output.size();
-      int changeTypeOut = -1;
-      for (int j = 0; j < output.size(); j++) {
-        toOutput[j] = innerNames.indexOf(output.fields()[j].name().toLowerCase(Locale.ROOT));
-        same &= toOutput[j] == j;
-        if (output.fields()[j].name().equals(SparkSchemas.CHANGE_TYPE)) {
-          changeTypeOut = j;
-        }
-      }
-      this.identity = same;
-      this.changeTypeIndex = changeData ? innerNames.indexOf(SparkSchemas.CHANGE_TYPE) : -1;
-      this.changeTypeOutput = changeTypeOut;
-    }
-  }
-
   /** Change data files read {@code _change_type}; files with deletion vectors are read without row-group pruning. */
-  private Layout layout(WorkUnit u) {
+  private FileLayout layout(WorkUnit u) {
     if (u.source() == WorkUnit.RowSource.CHANGE_DATA) {
       return changeData;
     }
@@ -199,140 +123,17 @@ final class SharingReaderFactory implements PartitionReaderFactory {
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
     return new FileLoop<>((SharingInputPartition) partition, (layout, file) -> layout.inner.buildReader(file),
-        this::rows);
+        FileLayout::rows);
   }
 
   @Override
   public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
     return new FileLoop<>((SharingInputPartition) partition,
-        (layout, file) -> layout.inner.buildColumnarReader(file), this::batches);
-  }
-
-  /**
-   * Rows of one file in output order: rows its deletion vectors leave out skipped (rows come in file order, so
-   * their count is their index), per-row change types of a re-added file set; change data in default mode keeps only
-   * new row images.
-   */
-  private PartitionReader<InternalRow> rows(Layout layout, WorkUnit unit, UnitRows selected,
-      PartitionReader<InternalRow> in) {
-    boolean newImagesOnly = unit.newImagesOnly() && unit.source() == WorkUnit.RowSource.CHANGE_DATA;
-    RowSelection selection = selected.selection();
-    boolean perRow = selected.labelsPerRow() && layout.changeTypeOutput >= 0;
-    return new PartitionReader<InternalRow>() {
-      private InternalRow current;
-      private long index = -1;
-
-      @Override
-      public boolean next() throws IOException {
-        while (in.next()) {
-          index++;
-          if (!selection.selectsAll() && !selection.selects(index)) {
-            continue;
-          }
-          InternalRow r = in.get();
-          if (newImagesOnly && !ChangeTypes.isNewImage(r.isNullAt(layout.changeTypeIndex) ? null
-              : r.getUTF8String(layout.changeTypeIndex).toString())) {
-            continue;
-          }
-          current = layout.identity && !perRow ? r : project(layout, r);
-          if (perRow) {
-            current.update(layout.changeTypeOutput, UTF8String.fromString(selected.changeType(index, null)));
-          }
-          return true;
-        }
-        return false;
-      }
-
-      @Override
-      public InternalRow get() {
-        return current;
-      }
-
-      @Override
-      public void close() throws IOException {
-        in.close();
-      }
-    };
-  }
-
-  private static InternalRow project(Layout layout, InternalRow r) {
-    Object[] values = new Object[layout.toOutput.length];
-    for (int j = 0; j < values.length; j++) {
-      int i = layout.toOutput[j];
-      values[j] = r.isNullAt(i) ? null : r.get(i, layout.innerTypes[i]);
-    }
-    return new GenericInternalRow(values);
-  }
-
-  /**
-   * Batches of one file with their columns in output order; where a deletion vector leaves rows of a batch out,
-   * its columns are views of the selected rows (no value copied), and a re-added file's rows get their own change
-   * types.
-   */
-  private PartitionReader<ColumnarBatch> batches(Layout layout, WorkUnit unit, UnitRows selected,
-      PartitionReader<ColumnarBatch> in) {
-    RowSelection selection = selected.selection();
-    if (layout.identity && selection.selectsAll()) {
-      return in;
-    }
-    boolean perRow = selected.labelsPerRow() && layout.changeTypeOutput >= 0;
-    return new PartitionReader<ColumnarBatch>() {
-      private long base;
-      private ColumnarBatch current;
-      private int[] selectedRows = new int[0]; // reused: a batch is valid until the next call of next()
-
-      @Override
-      public boolean next() throws IOException {
-        while (in.next()) {
-          ColumnarBatch b = in.get();
-          int n = b.numRows();
-          long first = base;
-          base += n;
-          int[] rows = null;
-          int count = n;
-          if (!selection.selectsAll()) {
-            if (selectedRows.length < n) {
-              selectedRows = new int[n];
-            }
-            count = selection.selected(first, n, selectedRows);
-            if (count == 0) {
-              continue;
-            }
-            rows = count < n ? selectedRows : null;
-          }
-          ColumnVector[] columns = new ColumnVector[layout.toOutput.length];
-          for (int j = 0; j < columns.length; j++) {
-            ColumnVector c = b.column(layout.toOutput[j]);
-            columns[j] = rows == null ? c : new SelectedRowsVector(c, rows, count);
-          }
-          if (perRow) {
-            boolean[] deleted = new boolean[count];
-            for (int i = 0; i < count; i++) {
-              deleted[i] = ChangeTypes.DELETE.equals(selected.changeType(first + (rows == null ? i : rows[i]),
-                  null));
-            }
-            columns[layout.changeTypeOutput] = new ChangeTypeVector(deleted);
-          }
-          current = new ColumnarBatch(columns, count);
-          return true;
-        }
-        return false;
-      }
-
-      @Override
-      public ColumnarBatch get() {
-        return current;
-      }
-
-      @Override
-      public void close() throws IOException {
-        in.close();
-      }
-    };
+        (layout, file) -> layout.inner.buildColumnarReader(file), FileLayout::batches);
   }
 
   /** The constant columns of a file: its partition values, then its change type, version and commit time. */
-  private InternalRow constants(Layout layout, WorkUnit unit, UnitRows selected) {
+  private InternalRow constants(FileLayout layout, WorkUnit unit, UnitRows selected) {
     org.apache.spark.sql.types.StructField[] fields = layout.partitionSchema.fields();
     Object[] values = new Object[fields.length];
     for (int i = 0; i < fields.length; i++) {
@@ -360,11 +161,11 @@ final class SharingReaderFactory implements PartitionReaderFactory {
   }
 
   private interface Open<T> {
-    PartitionReader<T> open(Layout layout, PartitionedFile file);
+    PartitionReader<T> open(FileLayout layout, PartitionedFile file);
   }
 
   private interface Adapt<T> {
-    PartitionReader<T> adapt(Layout layout, WorkUnit unit, UnitRows rows, PartitionReader<T> in);
+    PartitionReader<T> adapt(FileLayout layout, WorkUnit unit, UnitRows rows, PartitionReader<T> in);
   }
 
   /**
@@ -435,7 +236,7 @@ final class SharingReaderFactory implements PartitionReaderFactory {
           release(reading);
           continue;
         }
-        Layout layout = layout(u);
+        FileLayout layout = layout(u);
         InputFileBlockHolder.set(path, 0, u.file().size());
         PartitionedFile file = SparkApi.file(constants(layout, u, selected), path, u.file().size());
         current = adapt.adapt(layout, u, selected, outsideTask(() -> open.open(layout, file)));

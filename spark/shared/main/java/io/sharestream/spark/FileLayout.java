@@ -1,0 +1,217 @@
+package io.sharestream.spark;
+
+import io.sharestream.common.deletionvectors.RowSelection;
+import io.sharestream.common.planner.ChangeTypes;
+import io.sharestream.common.planner.UnitRows;
+import io.sharestream.common.planner.WorkUnit;
+import io.sharestream.common.types.StructType;
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetPartitionReaderFactory;
+import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.unsafe.types.UTF8String;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * How one kind of file is read: what Spark's reader reads from it (data columns, under their physical names; plus
+ * {@code _change_type} from a change data file), the constant columns appended, and where each output column
+ * comes from; then a file's rows or batches in the scan's column order, without the rows its deletion vectors mark.
+ */
+final class FileLayout implements Serializable {
+  private static final long serialVersionUID = 1L;
+  final ParquetPartitionReaderFactory inner;
+  final org.apache.spark.sql.types.StructType partitionSchema;
+  private final DataType[] innerTypes;
+  private final int[] toOutput;
+  private final int changeTypeIndex;
+  private final int changeTypeOutput;
+  private final boolean identity;
+
+  FileLayout(org.apache.spark.sql.types.StructType output, List<String> partitionColumns, StructType tableSchema,
+      org.apache.spark.sql.types.StructType fileData, boolean changeData, Filter[] filters, SQLConf conf,
+      Function<org.apache.spark.sql.types.StructType, Broadcast<SerializableConfiguration>> hadoopConf) {
+    List<org.apache.spark.sql.types.StructField> data = new ArrayList<>();
+    List<org.apache.spark.sql.types.StructField> constants = new ArrayList<>();
+    for (org.apache.spark.sql.types.StructField f : output.fields()) {
+      boolean partition = partitionColumns.stream().anyMatch(f.name()::equalsIgnoreCase);
+      boolean change = SparkSchemas.isChangeColumn(f.name());
+      if (change && changeData && f.name().equals(SparkSchemas.CHANGE_TYPE)) {
+        continue; // read from the file below
+      }
+      (partition || change ? constants : data).add(f);
+    }
+    org.apache.spark.sql.types.StructType dataSchema = SparkSchemas.physical(fileData, tableSchema);
+    if (changeData) {
+      data.add(DataTypes.createStructField(SparkSchemas.CHANGE_TYPE, DataTypes.StringType, true));
+      dataSchema = dataSchema.add(SparkSchemas.CHANGE_TYPE, DataTypes.StringType, true);
+    }
+    org.apache.spark.sql.types.StructType readData = DataTypes.createStructType(data);
+    // constants in output order, except partition columns first (as the partition values row holds them)
+    List<org.apache.spark.sql.types.StructField> ordered = new ArrayList<>();
+    constants.stream().filter(f -> !SparkSchemas.isChangeColumn(f.name())).forEach(ordered::add);
+    constants.stream().filter(f -> SparkSchemas.isChangeColumn(f.name())).forEach(ordered::add);
+    this.partitionSchema = DataTypes.createStructType(ordered);
+    // Spark's reader takes the columns to read from the Hadoop conf: one conf per layout
+    org.apache.spark.sql.types.StructType physicalRead = SparkSchemas.physical(readData, tableSchema);
+    this.inner = SparkApi.parquetReaders(conf, hadoopConf.apply(physicalRead), dataSchema, physicalRead,
+        partitionSchema, filters);
+    List<String> innerNames = new ArrayList<>();
+    List<DataType> types = new ArrayList<>();
+    for (org.apache.spark.sql.types.StructField f : readData.fields()) {
+      innerNames.add(f.name().toLowerCase(Locale.ROOT));
+      types.add(f.dataType());
+    }
+    for (org.apache.spark.sql.types.StructField f : partitionSchema.fields()) {
+      innerNames.add(f.name().toLowerCase(Locale.ROOT));
+      types.add(f.dataType());
+    }
+    this.innerTypes = types.toArray(new DataType[0]);
+    this.toOutput = new int[output.size()];
+    boolean same = innerNames.size() == output.size();
+    int changeTypeOut = -1;
+    for (int j = 0; j < output.size(); j++) {
+      toOutput[j] = innerNames.indexOf(output.fields()[j].name().toLowerCase(Locale.ROOT));
+      same &= toOutput[j] == j;
+      if (output.fields()[j].name().equals(SparkSchemas.CHANGE_TYPE)) {
+        changeTypeOut = j;
+      }
+    }
+    this.identity = same;
+    this.changeTypeIndex = changeData ? innerNames.indexOf(SparkSchemas.CHANGE_TYPE) : -1;
+    this.changeTypeOutput = changeTypeOut;
+  }
+
+  /**
+   * Rows of one file in output order: rows its deletion vectors leave out skipped (rows come in file order, so
+   * their count is their index), per-row change types of a re-added file set; change data in default mode keeps only
+   * new row images.
+   */
+  PartitionReader<InternalRow> rows(WorkUnit unit, UnitRows selected, PartitionReader<InternalRow> in) {
+    boolean newImagesOnly = unit.newImagesOnly() && unit.source() == WorkUnit.RowSource.CHANGE_DATA;
+    RowSelection selection = selected.selection();
+    boolean perRow = selected.labelsPerRow() && changeTypeOutput >= 0;
+    return new PartitionReader<InternalRow>() {
+      private InternalRow current;
+      private long index = -1;
+
+      @Override
+      public boolean next() throws IOException {
+        while (in.next()) {
+          index++;
+          if (!selection.selectsAll() && !selection.selects(index)) {
+            continue;
+          }
+          InternalRow r = in.get();
+          if (newImagesOnly && !ChangeTypes.isNewImage(r.isNullAt(changeTypeIndex) ? null
+              : r.getUTF8String(changeTypeIndex).toString())) {
+            continue;
+          }
+          current = identity && !perRow ? r : project(r);
+          if (perRow) {
+            current.update(changeTypeOutput, UTF8String.fromString(selected.changeType(index, null)));
+          }
+          return true;
+        }
+        return false;
+      }
+
+      @Override
+      public InternalRow get() {
+        return current;
+      }
+
+      @Override
+      public void close() throws IOException {
+        in.close();
+      }
+    };
+  }
+
+  private InternalRow project(InternalRow r) {
+    Object[] values = new Object[toOutput.length];
+    for (int j = 0; j < values.length; j++) {
+      int i = toOutput[j];
+      values[j] = r.isNullAt(i) ? null : r.get(i, innerTypes[i]);
+    }
+    return new GenericInternalRow(values);
+  }
+
+  /**
+   * Batches of one file with their columns in output order; where a deletion vector leaves rows of a batch out,
+   * its columns are views of the selected rows (no value copied), and a re-added file's rows get their own change
+   * types.
+   */
+  PartitionReader<ColumnarBatch> batches(WorkUnit unit, UnitRows selected, PartitionReader<ColumnarBatch> in) {
+    RowSelection selection = selected.selection();
+    if (identity && selection.selectsAll()) {
+      return in;
+    }
+    boolean perRow = selected.labelsPerRow() && changeTypeOutput >= 0;
+    return new PartitionReader<ColumnarBatch>() {
+      private long base;
+      private ColumnarBatch current;
+      private int[] selectedRows = new int[0]; // reused: a batch is valid until the next call of next()
+
+      @Override
+      public boolean next() throws IOException {
+        while (in.next()) {
+          ColumnarBatch b = in.get();
+          int n = b.numRows();
+          long first = base;
+          base += n;
+          int[] rows = null;
+          int count = n;
+          if (!selection.selectsAll()) {
+            if (selectedRows.length < n) {
+              selectedRows = new int[n];
+            }
+            count = selection.selected(first, n, selectedRows);
+            if (count == 0) {
+              continue;
+            }
+            rows = count < n ? selectedRows : null;
+          }
+          ColumnVector[] columns = new ColumnVector[toOutput.length];
+          for (int j = 0; j < columns.length; j++) {
+            ColumnVector c = b.column(toOutput[j]);
+            columns[j] = rows == null ? c : new SelectedRowsVector(c, rows, count);
+          }
+          if (perRow) {
+            boolean[] deleted = new boolean[count];
+            for (int i = 0; i < count; i++) {
+              deleted[i] = ChangeTypes.DELETE.equals(selected.changeType(first + (rows == null ? i : rows[i]),
+                  null));
+            }
+            columns[changeTypeOutput] = new ChangeTypeVector(deleted);
+          }
+          current = new ColumnarBatch(columns, count);
+          return true;
+        }
+        return false;
+      }
+
+      @Override
+      public ColumnarBatch get() {
+        return current;
+      }
+
+      @Override
+      public void close() throws IOException {
+        in.close();
+      }
+    };
+  }
+}
