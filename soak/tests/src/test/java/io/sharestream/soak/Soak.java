@@ -37,7 +37,7 @@ final class Soak {
   private final long seed;
   private final Random random;
   private final int faultTarget = Integer.getInteger("soak.faults", 12);
-  private final int killTarget = Integer.getInteger("soak.kills", 3);
+  private final int killTarget = Integer.getInteger("soak.kills", 2);
   final DeltaSharingServer server;
   private final List<SoakTable> tables = new ArrayList<>();
   private int kills;
