@@ -9,7 +9,6 @@ import io.sharestream.common.errors.Errors;
 import io.sharestream.common.errors.InvalidRequestException;
 import io.sharestream.common.errors.VersionNotAvailableException;
 import io.sharestream.common.model.FileAction;
-import io.sharestream.common.model.SharingAction;
 import io.sharestream.common.model.TableMetadata;
 import io.sharestream.common.planner.CommitRules.Commit;
 import io.sharestream.common.planner.CommitRules.Part;
@@ -20,16 +19,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.helpers.MessageFormatter;
 
 /**
  * The {@link StreamPlanner} over the Delta Sharing REST API.
@@ -61,24 +56,8 @@ public final class SharingStreamPlanner implements StreamPlanner {
 
   private long latest = -1;
   private long latestCheckedAt = Long.MIN_VALUE;
-  private final Map<FetchSpec, Window> windows = new LinkedHashMap<FetchSpec, Window>(8, 0.75f, true) {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<FetchSpec, Window> eldest) {
-      return size() > CACHED_WINDOWS;
-    }
-  };
-  /** The line logged for a version (a change commit, a rewrite), by version: each is logged once. */
-  private final Map<Long, String> changeCommitsLogged = Collections.synchronizedMap(
-      new LinkedHashMap<Long, String>(16, 0.75f, false) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, String> eldest) {
-          return size() > 1000;
-        }
-      });
+  private final WindowCache windows = new WindowCache(CACHED_WINDOWS);
+  private final VersionLog versionLog = new VersionLog(LOG);
 
   /**
    * Connects the planner to {@code table}: reads its latest metadata at its latest version (which also proves the
@@ -184,7 +163,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
     Position pos = from;
     long top = stopAt != null ? lastVersionNeededFor(stopAt) : Math.min(latestVersion(), limits.lastVersion());
     while (pos.isStartingVersion() || pos.tableVersion() <= top) {
-      Window w = pos.isStartingVersion() ? snapshot(pos.tableVersion())
+      VersionWindow w = pos.isStartingVersion() ? snapshot(pos.tableVersion())
           : window(pos.tableVersion(), Math.min(top, pos.tableVersion() + settings.versionsPerRequest() - 1));
       for (long v = pos.tableVersion(); v <= w.end; v++) {
         if (!w.snapshot && !schemas.readable(v)) {
@@ -239,33 +218,13 @@ public final class SharingStreamPlanner implements StreamPlanner {
 
   // ------------------------------------------------------------------ windows
 
-  /** Units of a range of versions, sorted and numbered, per version. */
-  private static final class Window {
-    final long start;
-    final long end;
-    final boolean snapshot;
-    final TreeMap<Long, List<WorkUnit>> byVersion = new TreeMap<>();
-
-    Window(long start, long end, boolean snapshot) {
-      this.start = start;
-      this.end = end;
-      this.snapshot = snapshot;
-    }
-
-    List<WorkUnit> units(long v) {
-      return byVersion.getOrDefault(v, List.of());
-    }
-  }
-
-  private Window snapshot(long version) {
+  private VersionWindow snapshot(long version) {
     FetchSpec spec = FetchSpec.snapshot(version);
-    synchronized (windows) {
-      Window cached = windows.get(spec);
-      if (cached != null) {
-        return cached;
-      }
+    VersionWindow cached = windows.get(spec);
+    if (cached != null) {
+      return cached;
     }
-    Window w = new Window(version, version, true);
+    VersionWindow w = new VersionWindow(version, version, true);
     List<FileAction> files = new ArrayList<>();
     lister.list(spec, m -> schemas.check(m, version), a -> {
       if (a instanceof FileAction) {
@@ -274,7 +233,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
     });
     w.byVersion.put(version, units(version, CommitRules.added(files), snapshotTimestamp(version, files), true,
         spec));
-    cache(spec, w);
+    windows.put(spec, w);
     return w;
   }
 
@@ -297,15 +256,10 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return ts != null ? ts : clock.millis();
   }
 
-  private Window window(long start, long end) {
-    synchronized (windows) {
-      // a stream moving through a listed window (small batches) reads on from it instead of listing again;
-      // versions past its end are listed by the next window
-      for (Window cached : windows.values()) {
-        if (!cached.snapshot && cached.start <= start && start <= cached.end) {
-          return cached;
-        }
-      }
+  private VersionWindow window(long start, long end) {
+    VersionWindow cached = windows.holding(start); // versions past its end are listed by the next window
+    if (cached != null) {
+      return cached;
     }
     if (!historyFromSnapshots) {
       try {
@@ -323,58 +277,8 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return snapshotDiffWindow(start, end);
   }
 
-  private void cache(FetchSpec spec, Window w) {
-    synchronized (windows) {
-      windows.put(spec, w);
-    }
-  }
-
-  /** Actions of a window grouped by version, with commit timestamps and CDF state per version. */
-  private final class Listed {
-    final TreeMap<Long, List<FileAction>> files = new TreeMap<>();
-    final Map<Long, Long> timestamps = new HashMap<>();
-    final TreeMap<Long, Boolean> cdfEnabledFrom = new TreeMap<>();
-
-    void head(TableMetadata m, long start) {
-      schemas.check(m, start);
-      cdfEnabledFrom.put(start, m.changeDataFeedEnabled());
-    }
-
-    void action(SharingAction a, String what) {
-      if (a instanceof TableMetadata) {
-        TableMetadata m = (TableMetadata) a;
-        schemas.check(m, m.version());
-        if (m.version() != null) {
-          cdfEnabledFrom.put(m.version(), m.changeDataFeedEnabled());
-        }
-        return;
-      }
-      FileAction f = (FileAction) a;
-      if (f.version() == null) {
-        throw Errors.protocol(what, f.kind() + " line without a version");
-      }
-      files.computeIfAbsent(f.version(), v -> new ArrayList<>()).add(f);
-      if (f.timestamp() != null) {
-        timestamps.put(f.version(), f.timestamp());
-      }
-    }
-
-    Commit commit(long v) {
-      return new Commit(v, files.getOrDefault(v, List.of()));
-    }
-
-    long timestamp(long v) {
-      return timestamps.getOrDefault(v, 0L);
-    }
-
-    boolean cdfEnabledAt(long v) {
-      Map.Entry<Long, Boolean> e = cdfEnabledFrom.floorEntry(v);
-      return e != null && e.getValue();
-    }
-  }
-
-  private Listed list(FetchSpec spec) {
-    Listed l = new Listed();
+  private ListedVersions list(FetchSpec spec) {
+    ListedVersions l = new ListedVersions(schemas);
     try {
       lister.list(spec, m -> l.head(m, spec.startVersion()), a -> l.action(a, "listing " + spec + " of " + table));
     } catch (InvalidRequestException | VersionNotAvailableException e) {
@@ -393,14 +297,14 @@ public final class SharingStreamPlanner implements StreamPlanner {
   }
 
   /** Default and skipChangeCommits modes: {@code query} from startingVersion. */
-  private Window dataChangeWindow(long start, long end) {
+  private VersionWindow dataChangeWindow(long start, long end) {
     FetchSpec spec = FetchSpec.query(start, end);
-    Listed l = list(spec);
-    Window w = new Window(start, end, false);
+    ListedVersions l = list(spec);
+    VersionWindow w = new VersionWindow(start, end, false);
     for (long v = start; v <= end; v++) {
       w.byVersion.put(v, dataChanges(l.commit(v), l.timestamp(v), l.cdfEnabledAt(v), spec));
     }
-    cache(spec, w);
+    windows.put(spec, w);
     return w;
   }
 
@@ -414,7 +318,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
       return units(v, CommitRules.added(c.adds), ts, false, spec);
     }
     if (settings.skipChangeCommits()) {
-      logOnce(v, "Skipping change commit {} of {} ({} files removed, {} added): skipChangeCommits=true", v, table,
+      versionLog.once(v, "Skipping change commit {} of {} ({} files removed, {} added): skipChangeCommits=true", v, table,
           c.removes.size(), c.adds.size());
       return List.of();
     }
@@ -422,20 +326,20 @@ public final class SharingStreamPlanner implements StreamPlanner {
     if (cdf) {
       FetchSpec one = FetchSpec.changes(v, v);
       try {
-        Listed l = list(one);
+        ListedVersions l = list(one);
         List<FileAction> cdc = l.commit(v).changeData;
         if (!cdc.isEmpty()) {
-          logOnce(v, "Change commit {} of {} removed {} and added {}: emitting its inserted and updated rows from "
+          versionLog.once(v, "Change commit {} of {} removed {} and added {}: emitting its inserted and updated rows from "
               + "the change data feed; its deleted rows ({}) and pre-images are not emitted (set readChangeFeed=true "
               + "to receive them)", v, table, files(c.removes.size()), files(c.adds.size()),
               deleted < 0 ? UNKNOWN_DELETES : "at most " + rows(deleted) + ": the live rows of the files it removed");
-          return units(v, CommitRules.changeData(cdc, true), l.timestamps.getOrDefault(v, ts), false, one);
+          return units(v, CommitRules.changeData(cdc, true), l.timestamp(v, ts), false, one);
         }
       } catch (ChangeDataNotRecordedException e) {
         LOG.debug("No change data for version {} of {}: using its added files", v, table);
       }
     }
-    logOnce(v, "Change commit {} of {} removed {} and added {}: emitting the rows it added; its deleted rows ({}) are "
+    versionLog.once(v, "Change commit {} of {} removed {} and added {}: emitting the rows it added; its deleted rows ({}) are "
         + "not emitted (set readChangeFeed=true to receive them)", v, table, files(c.removes.size()),
         files(c.adds.size()), deleted < 0 ? UNKNOWN_DELETES
             : rows(deleted) + ": the live rows of the files it removed, by file stats and deletion vectors");
@@ -454,9 +358,9 @@ public final class SharingStreamPlanner implements StreamPlanner {
   }
 
   /** readChangeFeed: {@code changes}; where change data was not recorded, derived from {@code query}. */
-  private Window changeFeedWindow(long start, long end) {
+  private VersionWindow changeFeedWindow(long start, long end) {
     FetchSpec spec = FetchSpec.changes(start, end);
-    Listed l;
+    ListedVersions l;
     try {
       l = list(spec);
     } catch (ChangeDataNotRecordedException e) {
@@ -467,18 +371,18 @@ public final class SharingStreamPlanner implements StreamPlanner {
       LOG.info("Change data was not recorded for version {} of {}: deriving its changes from added and removed files",
           start, table);
       FetchSpec derived = FetchSpec.query(start, start);
-      Listed d = list(derived);
-      Window w = new Window(start, start, false);
+      ListedVersions d = list(derived);
+      VersionWindow w = new VersionWindow(start, start, false);
       w.byVersion.put(start, units(start, CommitRules.derivedChanges(d.commit(start)), d.timestamp(start), false,
           derived));
-      cache(derived, w);
+      windows.put(derived, w);
       return w;
     }
-    Window w = new Window(start, end, false);
+    VersionWindow w = new VersionWindow(start, end, false);
     for (long v = start; v <= end; v++) {
       w.byVersion.put(v, changeFeed(l.commit(v), l.timestamp(v), spec));
     }
-    cache(spec, w);
+    windows.put(spec, w);
     return w;
   }
 
@@ -493,23 +397,23 @@ public final class SharingStreamPlanner implements StreamPlanner {
    * Any mode, from snapshots: each version's removes and adds derived from the snapshots around it; a version that
    * only rewrote files without changing rows (OPTIMIZE) is recognized by its rows and emits nothing.
    */
-  private Window snapshotDiffWindow(long start, long end) {
-    Listed l = list(FetchSpec.snapshotDiff(start, end));
-    Window w = new Window(start, end, false);
+  private VersionWindow snapshotDiffWindow(long start, long end) {
+    ListedVersions l = list(FetchSpec.snapshotDiff(start, end));
+    VersionWindow w = new VersionWindow(start, end, false);
     for (long v = start; v <= end; v++) {
       FetchSpec one = FetchSpec.snapshotDiff(v, v); // a URL refresh lists just the two snapshots of its version
-      Commit c = new Commit(v, l.files.getOrDefault(v, List.of()), true);
+      Commit c = new Commit(v, l.files(v), true);
       long ts = l.timestamp(v);
       if (c.mayKeepRows() && RewriteCheck.keepsRows(client, lister, units(v, CommitRules.removed(c), ts, false, one),
           units(v, CommitRules.added(c.adds), ts, false, one), settings.read())) {
-        logOnce(v, "Version {} of {} rewrote {} files into {} without changing rows (OPTIMIZE): nothing to emit", v,
+        versionLog.once(v, "Version {} of {} rewrote {} files into {} without changing rows (OPTIMIZE): nothing to emit", v,
             table, c.removes.size(), c.adds.size());
         w.byVersion.put(v, List.of());
         continue;
       }
       w.byVersion.put(v, settings.readChangeFeed() ? changeFeed(c, ts, one) : dataChanges(c, ts, false, one));
     }
-    cache(FetchSpec.snapshotDiff(start, end), w);
+    windows.put(FetchSpec.snapshotDiff(start, end), w);
     return w;
   }
 
@@ -527,16 +431,9 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return out;
   }
 
-  private void logOnce(long version, String message, Object... args) {
-    String line = MessageFormatter.arrayFormat(message, args).getMessage();
-    if (changeCommitsLogged.putIfAbsent(version, line) == null) {
-      LOG.info(line);
-    }
-  }
-
   /** The line logged once for {@code version} (a change commit, a rewrite), or null when none was. */
   String changeCommitLog(long version) {
-    return changeCommitsLogged.get(version);
+    return versionLog.line(version);
   }
 
   // ------------------------------------------------------------------ URLs
@@ -561,15 +458,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
     }
     if (!refreshed.isEmpty()) {
       LOG.debug("Refreshed pre-signed URLs of {} before they expire", fresh.keySet());
-      synchronized (windows) {
-        for (Window w : windows.values()) {
-          w.byVersion.replaceAll((v, list) -> {
-            List<WorkUnit> copy = new ArrayList<>(list);
-            copy.replaceAll(x -> refreshed.getOrDefault(unitKey(x), x));
-            return copy;
-          });
-        }
-      }
+      windows.replace(refreshed, SharingStreamPlanner::unitKey);
     }
     return out;
   }
@@ -594,9 +483,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
 
   @Override
   public void close() {
-    synchronized (windows) {
-      windows.clear();
-    }
+    windows.clear();
   }
 
   @Override

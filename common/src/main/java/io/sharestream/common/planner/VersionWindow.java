@@ -1,0 +1,22 @@
+package io.sharestream.common.planner;
+
+import java.util.List;
+import java.util.TreeMap;
+
+/** Units of a range of versions as listed, sorted and numbered per version; a snapshot is a window of one version. */
+final class VersionWindow {
+  final long start;
+  final long end;
+  final boolean snapshot;
+  final TreeMap<Long, List<WorkUnit>> byVersion = new TreeMap<>();
+
+  VersionWindow(long start, long end, boolean snapshot) {
+    this.start = start;
+    this.end = end;
+    this.snapshot = snapshot;
+  }
+
+  List<WorkUnit> units(long v) {
+    return byVersion.getOrDefault(v, List.of());
+  }
+}
