@@ -51,6 +51,7 @@ public final class DeltaSharingClient implements AutoCloseable {
   private final HttpClient http;
   private final CredentialProvider credentials;
   private final Retrier retrier;
+  private final AnswerFormat format;
   private final Set<IdleTimeoutInputStream> bodies = ConcurrentHashMap.newKeySet();
   private final Set<CompletableFuture<?>> exchanges = ConcurrentHashMap.newKeySet();
   private final Set<HttpURLConnection> storageExchanges = ConcurrentHashMap.newKeySet();
@@ -67,6 +68,7 @@ public final class DeltaSharingClient implements AutoCloseable {
         .followRedirects(HttpClient.Redirect.NORMAL).build();
     this.credentials = CredentialProvider.forProfile(profile, http, settings, clock);
     this.retrier = new Retrier(settings.retry(), settings.sleeper(), () -> closed, Errors::retriesExhausted);
+    this.format = new AnswerFormat(settings.responseFormat());
   }
 
   public DeltaSharingProfile profile() {
@@ -83,6 +85,10 @@ public final class DeltaSharingClient implements AutoCloseable {
 
   Retrier retrier() {
     return retrier;
+  }
+
+  AnswerFormat format() {
+    return format;
   }
 
   /**
@@ -344,7 +350,7 @@ public final class DeltaSharingClient implements AutoCloseable {
     return retrier.call(what, () -> {
       HttpResponse<InputStream> r = send("GET", tablePath(table) + "/metadata", q, null, what, true);
       long v = versionHeader(r, what);
-      checkFormat(r, what);
+      format.check(r, what);
       ProtocolInfo protocol = null;
       TableMetadata metadata = null;
       int lines = 0;
@@ -355,10 +361,10 @@ public final class DeltaSharingClient implements AutoCloseable {
           }
           JsonNode n = JSON.readTree(line);
           if (n.has("protocol")) {
-            protocol = protocol(n.get("protocol"), what);
+            protocol = format.protocol(n.get("protocol"), what);
             lines++;
           } else if (n.has("metaData")) {
-            metadata = metadata(n.get("metaData"), what);
+            metadata = format.metadata(n.get("metaData"), what);
             lines++;
           } else if (n.has("endStreamAction")) {
             FileListing.checkEndStream(n.get("endStreamAction"), what);
@@ -372,61 +378,6 @@ public final class DeltaSharingClient implements AutoCloseable {
       }
       return new TableSnapshotInfo(v, protocol, metadata);
     });
-  }
-
-  /**
-   * A {@code protocol} line in either format, checked: an answer in a format not asked for, a parquet answer for a
-   * table that needs the delta format, and reader versions or features this product does not read all fail.
-   */
-  ProtocolInfo protocol(JsonNode n, String what) {
-    ProtocolInfo p;
-    if (n.has("deltaProtocol")) {
-      requireFormat(ResponseFormat.DELTA_NAME, what);
-      p = ProtocolInfo.delta(n.get("deltaProtocol"));
-    } else {
-      p = ProtocolInfo.parquet(n);
-      if (p.minReaderVersion() > 1) {
-        throw settings.responseFormat().accepts(ResponseFormat.DELTA_NAME)
-            ? Errors.deltaFormatUnsupported(what, p.minReaderVersion())
-            : Errors.deltaFormatRequired(what, "protocol minReaderVersion " + p.minReaderVersion());
-      }
-    }
-    String unsupported = p.unsupported();
-    if (unsupported != null) {
-      throw Errors.unsupportedFeature(what, unsupported);
-    }
-    return p;
-  }
-
-  /** A {@code metaData} line in either format. */
-  TableMetadata metadata(JsonNode n, String what) {
-    if (n.has("deltaMetadata")) {
-      requireFormat(ResponseFormat.DELTA_NAME, what);
-      return TableMetadata.fromDeltaJson(n);
-    }
-    return TableMetadata.fromJson(n);
-  }
-
-  /** Fails when an answer in {@code answered} format was not asked for. */
-  void requireFormat(String answered, String what) {
-    if (!settings.responseFormat().accepts(answered)) {
-      throw Errors.unexpectedFormat(what, answered, settings.responseFormat().asked());
-    }
-  }
-
-  /** Fails when the answer's {@code delta-sharing-capabilities} names a format that was not asked for. */
-  void checkFormat(HttpResponse<?> r, String what) {
-    String caps = r.headers().firstValue("delta-sharing-capabilities").orElse("");
-    for (String part : caps.split(";")) {
-      String[] kv = part.split("=", 2);
-      if (kv.length == 2 && kv[0].trim().equalsIgnoreCase("responseformat")) {
-        for (String format : kv[1].split(",")) {
-          if (!format.isBlank()) {
-            requireFormat(format.trim(), what);
-          }
-        }
-      }
-    }
   }
 
   // ------------------------------------------------------------------ query and changes

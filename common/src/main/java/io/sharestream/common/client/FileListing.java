@@ -112,7 +112,7 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
     closeReader();
     HttpResponse<InputStream> r = opener.open(pageToken);
     long version = DeltaSharingClient.versionHeader(r, what);
-    client.checkFormat(r, what);
+    client.format().check(r, what);
     endPromised = r.headers().firstValue("delta-sharing-capabilities").orElse("").toLowerCase(java.util.Locale.ROOT)
         .contains("includeendstreamaction=true");
     reader = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8), 64 * 1024);
@@ -128,7 +128,7 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
             + "request");
       }
       if (n.has("protocol")) {
-        p = client.protocol(n.get("protocol"), what);
+        p = client.format().protocol(n.get("protocol"), what);
       } else if (n.has("metaData")) {
         m = parseMetadata(n.get("metaData"));
       } else {
@@ -224,7 +224,7 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
       if (n.has("file")) {
         JsonNode file = n.get("file");
         if (file.has("deltaSingleAction")) {
-          client.requireFormat(ResponseFormat.DELTA_NAME, what);
+          client.format().require(ResponseFormat.DELTA_NAME, what);
           return FileAction.fromDeltaJson(file);
         }
         return FileAction.fromJson(FileAction.Kind.FILE, file);
@@ -240,7 +240,7 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
 
   private TableMetadata parseMetadata(JsonNode n) {
     try {
-      return client.metadata(n, what);
+      return client.format().metadata(n, what);
     } catch (IllegalArgumentException e) {
       throw Errors.protocol(what, e.getMessage());
     }

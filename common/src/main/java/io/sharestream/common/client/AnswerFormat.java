@@ -1,0 +1,74 @@
+package io.sharestream.common.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sharestream.common.errors.Errors;
+import io.sharestream.common.model.ProtocolInfo;
+import io.sharestream.common.model.TableMetadata;
+import java.net.http.HttpResponse;
+
+/**
+ * What an answer may hold given the response format asked for: {@code protocol} and {@code metaData} lines in
+ * either format, read and checked, and the format an answer's {@code delta-sharing-capabilities} header names.
+ */
+final class AnswerFormat {
+  private final ResponseFormat asked;
+
+  AnswerFormat(ResponseFormat asked) {
+    this.asked = asked;
+  }
+
+  /**
+   * A {@code protocol} line in either format, checked: an answer in a format not asked for, a parquet answer for a
+   * table that needs the delta format, and reader versions or features this product does not read all fail.
+   */
+  ProtocolInfo protocol(JsonNode n, String what) {
+    ProtocolInfo p;
+    if (n.has("deltaProtocol")) {
+      require(ResponseFormat.DELTA_NAME, what);
+      p = ProtocolInfo.delta(n.get("deltaProtocol"));
+    } else {
+      p = ProtocolInfo.parquet(n);
+      if (p.minReaderVersion() > 1) {
+        throw asked.accepts(ResponseFormat.DELTA_NAME)
+            ? Errors.deltaFormatUnsupported(what, p.minReaderVersion())
+            : Errors.deltaFormatRequired(what, "protocol minReaderVersion " + p.minReaderVersion());
+      }
+    }
+    String unsupported = p.unsupported();
+    if (unsupported != null) {
+      throw Errors.unsupportedFeature(what, unsupported);
+    }
+    return p;
+  }
+
+  /** A {@code metaData} line in either format. */
+  TableMetadata metadata(JsonNode n, String what) {
+    if (n.has("deltaMetadata")) {
+      require(ResponseFormat.DELTA_NAME, what);
+      return TableMetadata.fromDeltaJson(n);
+    }
+    return TableMetadata.fromJson(n);
+  }
+
+  /** Fails when an answer in {@code answered} format was not asked for. */
+  void require(String answered, String what) {
+    if (!asked.accepts(answered)) {
+      throw Errors.unexpectedFormat(what, answered, asked.asked());
+    }
+  }
+
+  /** Fails when the answer's {@code delta-sharing-capabilities} names a format that was not asked for. */
+  void check(HttpResponse<?> r, String what) {
+    String caps = r.headers().firstValue("delta-sharing-capabilities").orElse("");
+    for (String part : caps.split(";")) {
+      String[] kv = part.split("=", 2);
+      if (kv.length == 2 && kv[0].trim().equalsIgnoreCase("responseformat")) {
+        for (String format : kv[1].split(",")) {
+          if (!format.isBlank()) {
+            require(format.trim(), what);
+          }
+        }
+      }
+    }
+  }
+}
