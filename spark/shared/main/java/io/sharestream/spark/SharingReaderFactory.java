@@ -184,8 +184,7 @@ final class SharingReaderFactory implements PartitionReaderFactory {
     private final Open<T> open;
     private final Adapt<T> adapt;
     private int next;
-    private PartitionReader<T> current;
-    private int reading = -1;
+    private PartitionReader<T> current; // the reader of file next - 1
 
     FileLoop(SharingInputPartition partition, Open<T> open, Adapt<T> adapt) {
       this.units = partition.units();
@@ -225,15 +224,15 @@ final class SharingReaderFactory implements PartitionReaderFactory {
         if (next == units.size()) {
           return false;
         }
-        for (int i = next + 1; i < Math.min(units.size(), next + 1 + PREFETCH); i++) {
-          inputs.get(i).prefetchFooter(FOOTERS);
+        for (int ahead = next + 1; ahead < Math.min(units.size(), next + 1 + PREFETCH); ahead++) {
+          inputs.get(ahead).prefetchFooter(FOOTERS);
         }
-        reading = next++;
-        WorkUnit u = units.get(reading);
-        UnitRows selected = UnitRows.load(c, u, urls.get(reading));
-        String path = paths.get(reading);
+        int i = next++;
+        WorkUnit u = units.get(i);
+        UnitRows selected = UnitRows.load(c, u, urls.get(i));
+        String path = paths.get(i);
         if (selected.selection().selectsNothing()) {
-          release(reading);
+          release(i);
           continue;
         }
         FileLayout layout = layout(u);
@@ -272,7 +271,7 @@ final class SharingReaderFactory implements PartitionReaderFactory {
           current.close();
         } finally {
           current = null;
-          release(reading);
+          release(next - 1);
         }
       }
     }

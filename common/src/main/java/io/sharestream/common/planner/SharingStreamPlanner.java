@@ -57,7 +57,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
   private long latest = -1;
   private long latestCheckedAt = Long.MIN_VALUE;
   private final WindowCache windows = new WindowCache(CACHED_WINDOWS);
-  private final VersionLog versionLog = new VersionLog(LOG);
+  private final VersionLog once = new VersionLog(LOG);
 
   /**
    * Connects the planner to {@code table}: reads its latest metadata at its latest version (which also proves the
@@ -318,7 +318,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
       return units(v, CommitRules.added(c.adds), ts, false, spec);
     }
     if (settings.skipChangeCommits()) {
-      versionLog.once(v, "Skipping change commit {} of {} ({} files removed, {} added): skipChangeCommits=true", v, table,
+      once.log(v, "Skipping change commit {} of {} ({} files removed, {} added): skipChangeCommits=true", v, table,
           c.removes.size(), c.adds.size());
       return List.of();
     }
@@ -329,7 +329,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
         ListedVersions l = list(one);
         List<FileAction> cdc = l.commit(v).changeData;
         if (!cdc.isEmpty()) {
-          versionLog.once(v, "Change commit {} of {} removed {} and added {}: emitting its inserted and updated rows from "
+          once.log(v, "Change commit {} of {} removed {} and added {}: emitting its inserted and updated rows from "
               + "the change data feed; its deleted rows ({}) and pre-images are not emitted (set readChangeFeed=true "
               + "to receive them)", v, table, files(c.removes.size()), files(c.adds.size()),
               deleted < 0 ? UNKNOWN_DELETES : "at most " + rows(deleted) + ": the live rows of the files it removed");
@@ -339,8 +339,8 @@ public final class SharingStreamPlanner implements StreamPlanner {
         LOG.debug("No change data for version {} of {}: using its added files", v, table);
       }
     }
-    versionLog.once(v, "Change commit {} of {} removed {} and added {}: emitting the rows it added; its deleted rows ({}) are "
-        + "not emitted (set readChangeFeed=true to receive them)", v, table, files(c.removes.size()),
+    once.log(v, "Change commit {} of {} removed {} and added {}: emitting the rows it added; its deleted rows ({}) "
+        + "are not emitted (set readChangeFeed=true to receive them)", v, table, files(c.removes.size()),
         files(c.adds.size()), deleted < 0 ? UNKNOWN_DELETES
             : rows(deleted) + ": the live rows of the files it removed, by file stats and deletion vectors");
     return units(v, CommitRules.newImages(c), ts, false, spec);
@@ -406,7 +406,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
       long ts = l.timestamp(v);
       if (c.mayKeepRows() && RewriteCheck.keepsRows(client, lister, units(v, CommitRules.removed(c), ts, false, one),
           units(v, CommitRules.added(c.adds), ts, false, one), settings.read())) {
-        versionLog.once(v, "Version {} of {} rewrote {} files into {} without changing rows (OPTIMIZE): nothing to emit", v,
+        once.log(v, "Version {} of {} rewrote {} files into {} without changing rows (OPTIMIZE): nothing to emit", v,
             table, c.removes.size(), c.adds.size());
         w.byVersion.put(v, List.of());
         continue;
@@ -433,7 +433,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
 
   /** The line logged once for {@code version} (a change commit, a rewrite), or null when none was. */
   String changeCommitLog(long version) {
-    return versionLog.line(version);
+    return once.line(version);
   }
 
   // ------------------------------------------------------------------ URLs

@@ -25,7 +25,7 @@ final class VersionLog {
   }
 
   /** Logs {@code message} (SLF4J's {@code {}} placeholders) at info, unless a line was logged for {@code version}. */
-  void once(long version, String message, Object... args) {
+  void log(long version, String message, Object... args) {
     String line = MessageFormatter.arrayFormat(message, args).getMessage();
     if (lines.putIfAbsent(version, line) == null) {
       log.info(line);
