@@ -39,7 +39,7 @@ final class DescribeCommand implements Callable<Integer> {
     ProtocolInfo protocol = p.snapshot().protocol();
     PrintWriter out = spec.commandLine().getOut();
     line(out, "table", table.get().toString());
-    line(out, "version", Long.toString(p.version()));
+    line(out, "version", p.snapshot().isView() ? "- (a shared view: no versions, batch reads only)" : p.version());
     line(out, "history shared", TableProbe.yesNo(p.historyShared()));
     line(out, "partition columns", m.partitionColumns().isEmpty() ? "-" : String.join(",", m.partitionColumns()));
     line(out, "min reader version", Integer.toString(protocol.minReaderVersion()));

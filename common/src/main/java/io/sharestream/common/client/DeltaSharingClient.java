@@ -45,6 +45,15 @@ import java.util.concurrent.ExecutionException;
  */
 public final class DeltaSharingClient implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DeltaSharingClient.class);
+
+  /**
+   * The file-id scheme every file listing asks for ({@code fileidhash}), whatever the answer's format: ids, and with
+   * them the order of files within a version that positions count in, stay the same when a table's answers switch
+   * from parquet to delta. A server that echoes another scheme is refused; one that ignores the header is guarded
+   * by the file key of {@link io.sharestream.common.planner.Position}.
+   */
+  public static final String FILE_ID_SCHEME = "parquet";
 
   private final DeltaSharingProfile profile;
   private final ClientSettings settings;
@@ -56,6 +65,7 @@ public final class DeltaSharingClient implements AutoCloseable {
   private final Set<CompletableFuture<?>> exchanges = ConcurrentHashMap.newKeySet();
   private final Set<HttpURLConnection> storageExchanges = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
+  private volatile boolean asyncQueries = true;
 
   public DeltaSharingClient(DeltaSharingProfile profile, ClientSettings settings) {
     this(profile, settings, Clock.systemUTC());
@@ -284,7 +294,7 @@ public final class DeltaSharingClient implements AutoCloseable {
 
   private JsonNode getJson(String path, Map<String, String> query, String what) {
     return retrier.call(what, () -> {
-      HttpResponse<InputStream> r = send("GET", path, query, null, what, false);
+      HttpResponse<InputStream> r = send("GET", path, query, null, what, AnswerKind.PLAIN);
       try (InputStream in = r.body()) {
         JsonNode n = JSON.readTree(in);
         if (n == null || !n.isObject()) {
@@ -314,16 +324,21 @@ public final class DeltaSharingClient implements AutoCloseable {
       q.put("startingTimestamp", ts.toString());
     }
     return retrier.call(what, () -> {
-      HttpResponse<InputStream> r = send("GET", tablePath(table) + "/version", q, null, what, false);
+      HttpResponse<InputStream> r = send("GET", tablePath(table) + "/version", q, null, what, AnswerKind.PLAIN);
       Http.readSmall(r.body(), 1024);
-      return versionHeader(r, what);
+      Long v = versionHeader(r, what);
+      if (v == null) {
+        throw Errors.sharedView(table.toString(), what);
+      }
+      return v;
     });
   }
 
-  static long versionHeader(HttpResponse<?> r, String what) {
+  /** The answer's {@code Delta-Table-Version}, or null without one (a shared view's answers have none). */
+  static Long versionHeader(HttpResponse<?> r, String what) {
     String v = r.headers().firstValue("Delta-Table-Version").orElse(null);
     if (v == null) {
-      throw Errors.protocol(what, "the Delta-Table-Version header is missing");
+      return null;
     }
     try {
       long n = Long.parseLong(v.trim());
@@ -336,7 +351,10 @@ public final class DeltaSharingClient implements AutoCloseable {
     }
   }
 
-  /** Protocol and metadata of the table: latest, or at {@code version} / {@code timestamp} (one at most). */
+  /**
+   * Protocol and metadata of the table: latest, or at {@code version} / {@code timestamp} (one at most). A shared
+   * view answers the latest without a version ({@link TableSnapshotInfo#isView()}).
+   */
   public TableSnapshotInfo metadata(TableRef table, Long version, Instant timestamp) {
     String what = "the metadata of " + table + (version != null ? " at version " + version
         : timestamp != null ? " at " + timestamp : "");
@@ -348,8 +366,11 @@ public final class DeltaSharingClient implements AutoCloseable {
       q.put("timestamp", timestamp.toString());
     }
     return retrier.call(what, () -> {
-      HttpResponse<InputStream> r = send("GET", tablePath(table) + "/metadata", q, null, what, true);
-      long v = versionHeader(r, what);
+      HttpResponse<InputStream> r = send("GET", tablePath(table) + "/metadata", q, null, what, AnswerKind.METADATA);
+      Long v = versionHeader(r, what);
+      if (v == null && !q.isEmpty()) {
+        throw Errors.sharedView(table.toString(), what);
+      }
       format.check(r, what);
       ProtocolInfo protocol = null;
       TableMetadata metadata = null;
@@ -376,24 +397,45 @@ public final class DeltaSharingClient implements AutoCloseable {
       if (protocol == null || metadata == null || lines != 2) {
         throw new TransientFailure("metadata answer without exactly one protocol and one metaData line", null, null);
       }
-      return new TableSnapshotInfo(v, protocol, metadata);
+      return new TableSnapshotInfo(v == null ? TableSnapshotInfo.NO_VERSION : v, protocol, metadata);
     });
   }
 
   // ------------------------------------------------------------------ query and changes
 
-  /** Runs a query; the returned listing streams its lines and must be closed. */
+  /**
+   * Runs a query; the returned listing streams its lines and must be closed. A snapshot query announces that it may
+   * be answered asynchronously ({@link QueryPages}).
+   */
   public FileListing query(TableRef table, QueryRequest request) {
     String what = "the query of " + table + " " + request;
-    return new FileListing(this, what,
-        pageToken -> send("POST", tablePath(table) + "/query", Map.of(), request.body(pageToken), what, true));
+    return new FileListing(this, table.toString(), what, new QueryPages(this, table, request, what),
+        request.versioned());
   }
 
   /** Reads the change data feed; the returned listing streams its lines and must be closed. */
   public FileListing changes(TableRef table, ChangesRequest request) {
     String what = "the changes of " + table + " " + request;
-    return new FileListing(this, what,
-        pageToken -> send("GET", tablePath(table) + "/changes", request.params(pageToken), null, what, true));
+    return new FileListing(this, table.toString(), what, pageToken -> send("GET", tablePath(table) + "/changes",
+        request.params(pageToken), null, what, AnswerKind.FILES), true);
+  }
+
+  /** Whether queries announce {@code asyncquery=true}: until a server answers one asynchronously without saying so. */
+  boolean asyncQueries() {
+    return asyncQueries;
+  }
+
+  /**
+   * Stops announcing asynchronous queries: the server answered one with a pending query although it does not
+   * advertise {@code asyncquery} (the open-source reference server's stand-in, whose results ignore the query's
+   * version and the client's reader features).
+   */
+  void stopAsyncQueries(String what) {
+    if (asyncQueries) {
+      asyncQueries = false;
+      LOG.warn("The server answered {} asynchronously without advertising asyncquery in its capabilities; queries "
+          + "of this client are sent synchronously from now on.", what);
+    }
   }
 
   static String tablePath(TableRef t) {
@@ -408,7 +450,7 @@ public final class DeltaSharingClient implements AutoCloseable {
    * exception for other errors. A 401 with renewable credentials fetches a new token and tries once more.
    */
   HttpResponse<InputStream> send(String method, String path, Map<String, String> query, String body, String what,
-      boolean tableData) throws IOException {
+      AnswerKind kind) throws IOException {
     StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
     query.forEach((k, v) -> q.add(Http.queryValue(k) + "=" + Http.queryValue(v)));
     URI uri = URI.create(profile.endpoint() + path + q);
@@ -417,8 +459,12 @@ public final class DeltaSharingClient implements AutoCloseable {
       HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(settings.requestTimeout())
           .header("Authorization", credentials.authorizationHeader())
           .header("User-Agent", settings.userAgent());
-      if (tableData) {
-        b.header("delta-sharing-capabilities", settings.responseFormat().capabilities());
+      if (kind.tableData()) {
+        b.header("delta-sharing-capabilities", settings.responseFormat().capabilities()
+            + (kind == AnswerKind.ASYNC_FILES ? ";asyncquery=true" : ""));
+      }
+      if (kind.files()) {
+        b.header("fileidhash", FILE_ID_SCHEME);
       }
       if (body != null) {
         b.header("Content-Type", "application/json; charset=utf-8")
@@ -429,6 +475,9 @@ public final class DeltaSharingClient implements AutoCloseable {
       HttpResponse<InputStream> r = exchange(b.build(), what);
       int status = r.statusCode();
       if (status == 200) {
+        if (kind.files()) {
+          checkFileIdScheme(r, what);
+        }
         return new DelegatingResponse(r, body(r.body()));
       }
       String errorBody = Http.readSmall(r.body(), 64 * 1024);
@@ -440,6 +489,16 @@ public final class DeltaSharingClient implements AutoCloseable {
         throw new TransientFailure("HTTP " + status + " for " + what, Http.retryAfter(r.headers()), null);
       }
       throw Errors.fromResponse(status, errorBody, what, credentials.tokenExpiry());
+    }
+  }
+
+  /** Fails when the answer echoes a file-id scheme other than the one asked for; no echo: the server ignores it. */
+  private static void checkFileIdScheme(HttpResponse<InputStream> r, String what) {
+    String echo = r.headers().firstValue("fileidhash").orElse(null);
+    if (echo != null && !echo.trim().equalsIgnoreCase(FILE_ID_SCHEME)) {
+      Http.readSmall(r.body(), 0);
+      throw Errors.protocol(what, "the server answered with file ids of the '" + echo.trim() + "' scheme although '"
+          + FILE_ID_SCHEME + "' was asked for (fileidhash)");
     }
   }
 

@@ -33,8 +33,10 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
   }
 
   private final DeltaSharingClient client;
+  private final String table;
   private final String what;
   private final PageOpener opener;
+  private final boolean versionRequired;
 
   private long tableVersion;
   private ProtocolInfo protocol;
@@ -50,19 +52,33 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
   private String refreshToken;
   private int pages;
 
-  FileListing(DeltaSharingClient client, String what, PageOpener opener) {
+  /**
+   * {@code versionRequired}: the request names versions, so an answer without a version (a shared view's) is refused
+   * naming the view; otherwise such an answer has {@link TableSnapshotInfo#NO_VERSION}.
+   */
+  FileListing(DeltaSharingClient client, String table, String what, PageOpener opener, boolean versionRequired) {
     this.client = client;
+    this.table = table;
     this.what = what;
     this.opener = opener;
+    this.versionRequired = versionRequired;
     client.retrier().call(what, () -> {
       openPage();
       return null;
     });
   }
 
-  /** The {@code Delta-Table-Version} of the answer (snapshot version, or the starting version of a range). */
+  /**
+   * The {@code Delta-Table-Version} of the answer (snapshot version, or the starting version of a range), or
+   * {@link TableSnapshotInfo#NO_VERSION} for a shared view's answer.
+   */
   public long tableVersion() {
     return tableVersion;
+  }
+
+  /** Whether the answer came without a table version: a shared view or materialized view. */
+  public boolean isView() {
+    return tableVersion == TableSnapshotInfo.NO_VERSION;
   }
 
   public ProtocolInfo protocol() {
@@ -111,7 +127,12 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
   private void openPage() throws IOException {
     closeReader();
     HttpResponse<InputStream> r = opener.open(pageToken);
-    long version = DeltaSharingClient.versionHeader(r, what);
+    Long header = DeltaSharingClient.versionHeader(r, what);
+    if (header == null && versionRequired) {
+      r.body().close();
+      throw Errors.sharedView(table, what);
+    }
+    long version = header == null ? TableSnapshotInfo.NO_VERSION : header;
     client.format().check(r, what);
     endPromised = r.headers().firstValue("delta-sharing-capabilities").orElse("").toLowerCase(java.util.Locale.ROOT)
         .contains("includeendstreamaction=true");
@@ -124,8 +145,8 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
         throw new TransientFailure("the answer ended before its protocol and metaData lines", null, null);
       }
       if (n.has("queryStatus")) {
-        throw Errors.protocol(what, "the server answered asynchronously (queryStatus), which this client does not "
-            + "request");
+        throw Errors.protocol(what, "the server answered asynchronously (queryStatus) a request that cannot be "
+            + "polled");
       }
       if (n.has("protocol")) {
         p = client.format().protocol(n.get("protocol"), what);

@@ -84,8 +84,27 @@ public final class QueryRequest {
     return maxFiles;
   }
 
+  /** The snapshot version asked for, or null. */
+  Long version() {
+    return version;
+  }
+
+  /** Whether the query names versions (a snapshot at a version or timestamp, or changes), which views have not. */
+  boolean versioned() {
+    return version != null || timestamp != null || startingVersion != null;
+  }
+
   /** The JSON body, with {@code pageToken} for a later page. */
   String body(String pageToken) {
+    return body(pageToken, null);
+  }
+
+  /**
+   * The JSON body, with {@code pageToken} for a later page and {@code idempotencyKey} (may be null) for a query the
+   * server may answer asynchronously. The key goes under both spellings in use: the protocol text's
+   * {@code idempotencyKey} and the reference client's {@code idempotency_key}.
+   */
+  String body(String pageToken, String idempotencyKey) {
     ObjectNode n = JSON.createObjectNode();
     if (version != null) {
       n.put("version", version);
@@ -110,6 +129,10 @@ public final class QueryRequest {
     }
     if (jsonPredicateHints != null) {
       n.put("jsonPredicateHints", jsonPredicateHints);
+    }
+    if (idempotencyKey != null) {
+      n.put("idempotencyKey", idempotencyKey);
+      n.put("idempotency_key", idempotencyKey);
     }
     if (pageToken != null) {
       n.put("pageToken", pageToken);

@@ -122,6 +122,45 @@ public final class Errors {
         + "HISTORY." + (serverMessage == null || serverMessage.isEmpty() ? "" : " The server said: " + serverMessage));
   }
 
+  /**
+   * {@code table} answered {@code what} without a table version: a shared view or materialized view, which has no
+   * history to stream or to read by version.
+   */
+  public static SharedViewException sharedView(String table, String what) {
+    return new SharedViewException(table + " is a shared view or materialized view: the server answered " + what
+        + " without a table version, so it has no history to stream, to read by version or timestamp, or to read the "
+        + "changes of. Read it in batch instead (spark.read.format(\"deltaSharing\"), or the CLI's head), or ask "
+        + "the data provider to share the underlying table with history.");
+  }
+
+  /** The server reported that its asynchronous query for {@code what} failed, with {@code serverMessage}. */
+  public static ServerErrorException asyncQueryFailed(String what, String queryId, String serverMessage) {
+    return new ServerErrorException("The server's query for " + what + " failed (asynchronous query " + queryId + ")"
+        + (serverMessage == null || serverMessage.isBlank() ? "" : ": " + redact(serverMessage))
+        + ". Nothing was read; try again later, or ask the data provider if it keeps failing.");
+  }
+
+  /** The server's asynchronous query for {@code what} was still pending when the retry settings' time ran out. */
+  public static ServerErrorException asyncQueryTimedOut(String what, String queryId, java.time.Duration waited) {
+    return new ServerErrorException("The server was still computing " + what + " (asynchronous query " + queryId
+        + ") after " + waited.toSeconds() + " s, the retry settings' overall time limit. Raise that limit if the "
+        + "provider's queries take longer, or try again later.");
+  }
+
+  /**
+   * The file at {@code index} of {@code version} of {@code table} is not the one a stored position points into: the
+   * server now gives other file ids (or another order) for the version.
+   */
+  public static InvalidPositionException fileIdsChanged(String table, long version, long index) {
+    return new InvalidPositionException("The stream stopped inside version " + version + " of " + table + " (file "
+        + "#" + index + "), but the server now lists that version with other file ids, so the files already read "
+        + "cannot be told from the rest. This happens when the table's answer format changed (e.g. from parquet to "
+        + "delta after the provider enabled deletion vectors) on a server that ignores the fileidhash header. "
+        + "Nothing was read twice or skipped. To go on, restart the stream at version " + version + " (it reads "
+        + "that version again, whole) or " + (version + 1) + " (it skips the rest of it) with a new "
+        + "checkpoint/offsets reset and startingVersion.");
+  }
+
   public static DeltaFormatRequiredException deltaFormatRequired(String what, String serverMessage) {
     return new DeltaFormatRequiredException("The table of " + what + " can only be served in the 'delta' response "
         + "format (it uses Delta features such as deletion vectors or column mapping), but responseFormat=parquet "

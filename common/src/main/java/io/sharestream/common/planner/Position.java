@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sharestream.common.errors.InvalidPositionException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -15,13 +18,21 @@ import java.util.Objects;
  * yet; {@code row = -1}: the whole file. A fully read version is stored as {@code (v+1, -1)}. While
  * {@code isStartingVersion}, the position walks the initial snapshot of {@code tableVersion}.
  *
- * <p>Forms: the Spark offset JSON {@code {"sourceVersion":1,"tableId":..,"tableVersion":v,"index":i,
- * "isStartingVersion":b}} (whole files only) and the Kafka source offset map (with {@code row}). Both carry the
- * format version and the table id, and are validated when read back.
+ * <p>A position inside a version ({@code index >= 0}) also carries the {@link #fileKey()} of the file at
+ * {@code index}: a short hash of its id, so that a resume can tell when the server lists the version with other file
+ * ids (its order then differs too) instead of reading another file's rows as if they were the same. The key checks a
+ * position; it does not place it, so {@link #equals} and {@link #compareTo} leave it out.
+ *
+ * <p>Forms: the Spark offset JSON {@code {"sourceVersion":2,"tableId":..,"tableVersion":v,"index":i,
+ * "isStartingVersion":b,"fileKey":k}} (whole files only) and the Kafka source offset map (with {@code row}). Both
+ * carry the format version and the table id, and are validated when read back. Format 1 (every position older
+ * releases wrote, and positions at a version boundary) has no file key; format 2 has one.
  */
 public final class Position implements Comparable<Position> {
-  /** Format version written in every stored form. */
+  /** The stored form without a file key: positions at a version boundary, and all that older releases wrote. */
   public static final int FORMAT_VERSION = 1;
+  /** The stored form with a {@link #fileKey()}: positions inside a version. */
+  public static final int FORMAT_VERSION_WITH_FILE_KEY = 2;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -30,8 +41,15 @@ public final class Position implements Comparable<Position> {
   private final long index;
   private final long row;
   private final boolean isStartingVersion;
+  private final String fileKey;
 
   public Position(String tableId, long tableVersion, long index, long row, boolean isStartingVersion) {
+    this(tableId, tableVersion, index, row, isStartingVersion, null);
+  }
+
+  /** {@code fileKey}: the {@link #fileKeyOf} the id of the file at {@code index} (null: not known). */
+  public Position(String tableId, long tableVersion, long index, long row, boolean isStartingVersion,
+      String fileKey) {
     this.tableId = Objects.requireNonNull(tableId, "tableId");
     if (tableVersion < 0 || index < -1 || row < -1) {
       throw new InvalidPositionException("invalid position: tableVersion=" + tableVersion + ", index=" + index
@@ -41,6 +59,21 @@ public final class Position implements Comparable<Position> {
     this.index = index;
     this.row = row;
     this.isStartingVersion = isStartingVersion;
+    this.fileKey = index >= 0 ? fileKey : null;
+  }
+
+  /** The key of a file id: the first 8 hex digits of its SHA-256. */
+  public static String fileKeyOf(String fileId) {
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(fileId.getBytes(StandardCharsets.UTF_8));
+      StringBuilder b = new StringBuilder(8);
+      for (int i = 0; i < 4; i++) {
+        b.append(Character.forDigit((d[i] >> 4) & 0xf, 16)).append(Character.forDigit(d[i] & 0xf, 16));
+      }
+      return b.toString();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** Nothing of {@code version} consumed yet. */
@@ -68,6 +101,15 @@ public final class Position implements Comparable<Position> {
     return isStartingVersion;
   }
 
+  /** The key of the id of the file at {@link #index()}, or null (at a version boundary, or stored by an old release). */
+  public String fileKey() {
+    return fileKey;
+  }
+
+  private int formatVersion() {
+    return fileKey == null ? FORMAT_VERSION : FORMAT_VERSION_WITH_FILE_KEY;
+  }
+
   /** Whether file {@code index} is only partly read (a Kafka position inside a file). */
   public boolean insideFile() {
     return index >= 0 && row >= 0;
@@ -81,11 +123,14 @@ public final class Position implements Comparable<Position> {
       throw new IllegalStateException("a position inside a file has no Spark offset form: " + this);
     }
     ObjectNode n = JSON.createObjectNode();
-    n.put("sourceVersion", FORMAT_VERSION);
+    n.put("sourceVersion", formatVersion());
     n.put("tableId", tableId);
     n.put("tableVersion", tableVersion);
     n.put("index", index);
     n.put("isStartingVersion", isStartingVersion);
+    if (fileKey != null) {
+      n.put(FILE_KEY, fileKey);
+    }
     return n.toString();
   }
 
@@ -101,9 +146,9 @@ public final class Position implements Comparable<Position> {
     if (n == null || !n.isObject()) {
       throw new InvalidPositionException("The stored offset is not a JSON object: " + shorten(json));
     }
-    checkFormat(n.path("sourceVersion"), "sourceVersion");
+    int format = checkFormat(n.path("sourceVersion"), "sourceVersion");
     return new Position(text(n, "tableId"), number(n, "tableVersion"), number(n, "index"), -1,
-        bool(n, "isStartingVersion"));
+        bool(n, "isStartingVersion"), fileKey(n, format));
   }
 
   // ---------------------------------------------------------------- Kafka offset map
@@ -115,33 +160,55 @@ public final class Position implements Comparable<Position> {
   public static final String INDEX = "index";
   public static final String ROW = "row";
   public static final String IS_STARTING_VERSION = "isStartingVersion";
+  public static final String FILE_KEY = "fileKey";
 
   /** The Kafka source offset map. */
   public Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put(OFFSET_FORMAT, FORMAT_VERSION);
+    m.put(OFFSET_FORMAT, formatVersion());
     m.put(TABLE_ID, tableId);
     m.put(TABLE_VERSION, tableVersion);
     m.put(INDEX, index);
     m.put(ROW, row);
     m.put(IS_STARTING_VERSION, isStartingVersion);
+    if (fileKey != null) {
+      m.put(FILE_KEY, fileKey);
+    }
     return m;
   }
 
   /** Reads a Kafka source offset map written by {@link #toMap()}. */
   public static Position fromMap(Map<String, ?> m) {
     ObjectNode n = JSON.valueToTree(m);
-    checkFormat(n.path(OFFSET_FORMAT), OFFSET_FORMAT);
+    int format = checkFormat(n.path(OFFSET_FORMAT), OFFSET_FORMAT);
     return new Position(text(n, TABLE_ID), number(n, TABLE_VERSION), number(n, INDEX),
-        n.has(ROW) ? number(n, ROW) : -1, bool(n, IS_STARTING_VERSION));
+        n.has(ROW) ? number(n, ROW) : -1, bool(n, IS_STARTING_VERSION), fileKey(n, format));
   }
 
-  private static void checkFormat(JsonNode v, String field) {
-    if (!v.isIntegralNumber() || v.asInt() != FORMAT_VERSION) {
+  private static int checkFormat(JsonNode v, String field) {
+    if (!v.isIntegralNumber() || (v.asInt() != FORMAT_VERSION && v.asInt() != FORMAT_VERSION_WITH_FILE_KEY)) {
       throw new InvalidPositionException("The stored position has " + field + " " + v + " but this reader only "
-          + "understands " + FORMAT_VERSION + ". It was written by another version of the connector: use that "
-          + "version, or delete the checkpoint/offsets and start again.");
+          + "understands " + FORMAT_VERSION + " and " + FORMAT_VERSION_WITH_FILE_KEY + ". It was written by another "
+          + "version of the connector: use that version, or delete the checkpoint/offsets and start again.");
     }
+    return v.asInt();
+  }
+
+  /** The file key a stored position of {@code format} carries (format 2 inside a version must have one). */
+  private static String fileKey(JsonNode n, int format) {
+    if (format == FORMAT_VERSION) {
+      return null;
+    }
+    boolean inside = n.path(INDEX).asLong(-1) >= 0;
+    JsonNode v = n.get(FILE_KEY);
+    if (!inside && v == null) {
+      return null;
+    }
+    if (v == null || !v.isTextual() || !v.asText().matches("[0-9a-f]{8}")) {
+      throw new InvalidPositionException("The stored position's '" + FILE_KEY + "' is missing or not 8 hex "
+          + "digits.");
+    }
+    return v.asText();
   }
 
   private static String text(JsonNode n, String field) {
@@ -227,6 +294,6 @@ public final class Position implements Comparable<Position> {
   @Override
   public String toString() {
     return "(version " + tableVersion + ", index " + index + (row >= 0 ? ", row " + row : "")
-        + (isStartingVersion ? ", snapshot" : "") + ")";
+        + (isStartingVersion ? ", snapshot" : "") + (fileKey != null ? ", file " + fileKey : "") + ")";
   }
 }

@@ -174,6 +174,10 @@ public final class SharingStreamPlanner implements StreamPlanner {
           schemas.checkReadable(v);
         }
         List<WorkUnit> units = w.units(v);
+        checkSameFile(from, units, v, w.snapshot);
+        if (stopAt != null) {
+          checkSameFile(stopAt, units, v, w.snapshot);
+        }
         int first = v != pos.tableVersion() ? 0 : (int) (pos.insideFile() ? pos.index() : pos.index() + 1);
         for (int i = first; i < units.size(); i++) {
           WorkUnit u = units.get(i);
@@ -207,6 +211,20 @@ public final class SharingStreamPlanner implements StreamPlanner {
       }
     }
     return new Plan(out, pos);
+  }
+
+  /**
+   * Fails when {@code p} lies inside version {@code v} (of the snapshot, or of the changes) and the file listed at its
+   * index is not the one it was taken in: the server lists the version with other file ids, so its order, and with
+   * it which files come before the position, may differ too.
+   */
+  private void checkSameFile(Position p, List<WorkUnit> units, long v, boolean snapshot) {
+    if (p.fileKey() == null || p.tableVersion() != v || p.isStartingVersion() != snapshot) {
+      return;
+    }
+    if (p.index() >= units.size() || !units.get((int) p.index()).fileKey().equals(p.fileKey())) {
+      throw Errors.fileIdsChanged(table.toString(), v, p.index());
+    }
   }
 
   /** The newest version a range ending at {@code stopAt} needs listed, never beyond the server's latest. */

@@ -11,7 +11,7 @@ import java.util.Objects;
  * vector carries the {@link #previous()} remove of it too: its rows are those whose deletion mark changed.
  */
 public final class WorkUnit implements java.io.Serializable {
-  private static final long serialVersionUID = 2L;
+  private static final long serialVersionUID = 3L;
 
   /** Where the rows' change type comes from. */
   public enum RowSource {
@@ -41,6 +41,7 @@ public final class WorkUnit implements java.io.Serializable {
   private final FetchSpec fetch;
   private final StructType schema;
   private final List<String> partitionColumns;
+  private final String fileKey;
 
   /**
    * {@code table} names the table in messages; {@code previous} is the remove of {@code file}'s data file for
@@ -62,6 +63,7 @@ public final class WorkUnit implements java.io.Serializable {
     this.fetch = Objects.requireNonNull(fetch);
     this.schema = Objects.requireNonNull(schema);
     this.partitionColumns = List.copyOf(partitionColumns);
+    this.fileKey = Position.fileKeyOf(file.id());
     if ((source == RowSource.DELETION_VECTOR_CHANGE) != (previous != null)) {
       throw new IllegalArgumentException("a deletion vector change unit (and only it) has the previous file");
     }
@@ -135,14 +137,19 @@ public final class WorkUnit implements java.io.Serializable {
     return file.deletionVector() != null || (previous != null && previous.deletionVector() != null);
   }
 
+  /** The {@link Position#fileKeyOf key} of the file's id, which positions inside the file carry. */
+  public String fileKey() {
+    return fileKey;
+  }
+
   /** The position once the whole file is consumed. */
   public Position endPosition() {
-    return new Position(tableId, version, index, -1, isStartingVersion);
+    return new Position(tableId, version, index, -1, isStartingVersion, fileKey);
   }
 
   /** The position once row {@code row} (file order) of this file is consumed. */
   public Position rowPosition(long row) {
-    return new Position(tableId, version, index, row, isStartingVersion);
+    return new Position(tableId, version, index, row, isStartingVersion, fileKey);
   }
 
   /** The change type of a row: fixed by the source, or the row's own for change data. */

@@ -150,7 +150,7 @@ class DeltaSharingClientTest {
       assertThat(l.minUrlExpirationTimestamp()).isGreaterThan(System.currentTimeMillis());
     }
     assertThat(server.requests().entries(Endpoint.QUERY).get(0).capabilities).isEqualTo("responseformat=delta,"
-        + "parquet;readerfeatures=columnmapping,deletionvectors,timestampntz;includeendstreamaction=true");
+        + "parquet;readerfeatures=columnmapping,deletionvectors,timestampntz;includeendstreamaction=true;asyncquery=true");
   }
 
   @Test
@@ -213,7 +213,7 @@ class DeltaSharingClientTest {
         .isInstanceOf(DeltaFormatRequiredException.class).hasMessageContaining("'delta' response format")
         .hasMessageContaining("set responseFormat=auto");
     assertThat(server.requests().entries(Endpoint.QUERY).get(0).capabilities)
-        .isEqualTo("responseformat=parquet;includeendstreamaction=true");
+        .isEqualTo("responseformat=parquet;includeendstreamaction=true;asyncquery=true");
     server.faults().respondInDeltaFormat(Endpoint.QUERY, 1);
     assertThatThrownBy(() -> parquetOnly.query(T, QueryRequest.latest()))
         .isInstanceOf(ProtocolViolationException.class)

@@ -79,6 +79,11 @@ final class ErrorsReference {
           + "`/shares` listing), and that the share is granted to this recipient."),
       new Kind(HistoryNotSharedException.class, "The table is shared without history: streams and reads by "
           + "version or timestamp need it.", "Ask the data provider to share the table `WITH HISTORY`."),
+      new Kind(SharedViewException.class, "The table is a shared view or materialized view: the server answers it "
+          + "without a table version, so it has no history. A stream of it is refused at its start (the connector's "
+          + "validation and task start, a Spark query's start), as are reads by version or timestamp and change "
+          + "reads.", "Read it in batch (`spark.read.format(\"deltaSharing\")`, the CLI's `head`), or ask the data "
+          + "provider to share the underlying table with history."),
       new Kind(VersionNotAvailableException.class, "A version the read needs is no longer served (its log was "
           + "cleaned up, or it is before the version the table is shared from), or a data file was removed from "
           + "storage (VACUUM) before it was read.", "Start from a later version: a newer `startingVersion` with a "
@@ -154,6 +159,12 @@ final class ErrorsReference {
       factory("fromResponse", "HTTP 400: change data not recorded", 400,
           "Error getting change data for range [3, 5] as change data was not recorded for version [3]",
           "changes of {table}", null),
+      factory("sharedView", "a view answered without a version", "{table}", "{what}"),
+      factory("asyncQueryFailed", "an asynchronous query reported failed", "{what}", "{query id}",
+          "{server message}"),
+      factory("asyncQueryTimedOut", "an asynchronous query still pending", "{what}", "{query id}",
+          java.time.Duration.ofMinutes(10)),
+      factory("fileIdsChanged", "a resume inside a version whose file ids changed", "{table}", 7L, 3L),
       factory("deltaFormatRequired", "HTTP 400 asking for the delta format", "{what}", "{server message}"),
       factory("deltaFormatUnsupported", "a parquet answer for a delta table", "{what}", 3),
       factory("unsupportedFeature", "a reader feature not read", "{what}", "reader feature {feature}"),

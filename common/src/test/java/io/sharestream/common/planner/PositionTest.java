@@ -20,6 +20,37 @@ class PositionTest {
   }
 
   @Test
+  void aPositionInsideAVersionCarriesItsFileKeyInFormat2AndOldFormat1PositionsStillLoad() {
+    String key = Position.fileKeyOf("c0ffee-file-id");
+    assertThat(key).matches("[0-9a-f]{8}").isEqualTo(Position.fileKeyOf("c0ffee-file-id"))
+        .isNotEqualTo(Position.fileKeyOf("c0ffee-file-iD"));
+    Position p = new Position("tbl-1", 7, 3, -1, false, key);
+    assertThat(p.toJson()).isEqualTo("{\"sourceVersion\":2,\"tableId\":\"tbl-1\",\"tableVersion\":7,\"index\":3,"
+        + "\"isStartingVersion\":false,\"fileKey\":\"" + key + "\"}");
+    assertThat(Position.fromJson(p.toJson()).fileKey()).isEqualTo(key);
+    Position inFile = new Position("tbl-1", 7, 3, 41, false, key);
+    assertThat(inFile.toMap()).containsEntry("offsetFormat", 2).containsEntry("fileKey", key);
+    assertThat(Position.fromMap(inFile.toMap()).fileKey()).isEqualTo(key);
+    // what older releases stored: format 1, no key; it loads and compares equal to the keyed position
+    Position old = Position.fromJson("{\"sourceVersion\":1,\"tableId\":\"tbl-1\",\"tableVersion\":7,\"index\":3,"
+        + "\"isStartingVersion\":false}");
+    assertThat(old.fileKey()).isNull();
+    assertThat(old).isEqualTo(p);
+    Map<String, Object> oldMap = new LinkedHashMap<>(inFile.toMap());
+    oldMap.put("offsetFormat", 1);
+    oldMap.remove("fileKey");
+    assertThat(Position.fromMap(oldMap).fileKey()).isNull();
+    // a boundary position has no key and keeps format 1
+    assertThat(new Position("tbl-1", 8, -1, -1, false, key).toJson()).contains("\"sourceVersion\":1")
+        .doesNotContain("fileKey");
+    assertThatThrownBy(() -> Position.fromJson("{\"sourceVersion\":2,\"tableId\":\"x\",\"tableVersion\":1,"
+        + "\"index\":0,\"isStartingVersion\":false}")).isInstanceOf(InvalidPositionException.class)
+        .hasMessageContaining("'fileKey'");
+    assertThatThrownBy(() -> Position.fromJson("{\"sourceVersion\":2,\"tableId\":\"x\",\"tableVersion\":1,"
+        + "\"index\":0,\"isStartingVersion\":false,\"fileKey\":\"xyz\"}")).hasMessageContaining("8 hex digits");
+  }
+
+  @Test
   void kafkaOffsetMapCarriesTheRowAndRoundTrips() {
     Position p = new Position("tbl-1", 7, 3, 41, false);
     Map<String, Object> m = p.toMap();
@@ -36,9 +67,9 @@ class PositionTest {
   void storedPositionsAreValidatedWithAHint() {
     assertThatThrownBy(() -> Position.fromJson("not json")).isInstanceOf(InvalidPositionException.class)
         .hasMessageContaining("Delete the checkpoint");
-    assertThatThrownBy(() -> Position.fromJson("{\"sourceVersion\":2,\"tableId\":\"x\",\"tableVersion\":1,"
+    assertThatThrownBy(() -> Position.fromJson("{\"sourceVersion\":3,\"tableId\":\"x\",\"tableVersion\":1,"
         + "\"index\":-1,\"isStartingVersion\":false}")).isInstanceOf(InvalidPositionException.class)
-        .hasMessageContaining("sourceVersion 2").hasMessageContaining("only understands 1");
+        .hasMessageContaining("sourceVersion 3").hasMessageContaining("only understands 1 and 2");
     assertThatThrownBy(() -> Position.fromJson("{\"sourceVersion\":1,\"tableVersion\":1,\"index\":-1,"
         + "\"isStartingVersion\":false}")).hasMessageContaining("'tableId'");
     assertThatThrownBy(() -> Position.fromJson("{\"sourceVersion\":1,\"tableId\":\"x\",\"tableVersion\":\"1\","
