@@ -17,15 +17,20 @@ import java.util.function.Function;
 
 /**
  * The Delta Sharing REST API under the server's prefix: bearer-token auth, fault injection, routing, the list
- * endpoints, table version and metadata. Query and changes are answered by {@link TableResponses}.
+ * endpoints, table version and the {@code fileidhash} header. Metadata, query and changes are answered by
+ * {@link TableResponses}, async queries and their polls by {@link AsyncQueries}.
  */
 final class ApiHandler implements HttpHandler {
+  static final String FILE_ID_HASH = "fileidhash";
+
   private final DeltaSharingServer server;
   private final TableResponses responses;
+  private final AsyncQueries async;
 
   ApiHandler(DeltaSharingServer server) {
     this.server = server;
     this.responses = new TableResponses(server);
+    this.async = new AsyncQueries(server, responses);
   }
 
   @Override
@@ -36,11 +41,17 @@ final class ApiHandler implements HttpHandler {
         exchange.getRequestURI().getRawPath(), exchange.getRequestURI().getRawQuery(),
         exchange.getRequestHeaders().getFirst("delta-sharing-capabilities"),
         exchange.getRequestHeaders().getFirst("User-Agent"), null));
+    if (endpoint == Endpoint.QUERY_STATUS) {
+      entry.queryId = req.segments.get(7);
+    }
     try {
       if (!server.authorized(exchange.getRequestHeaders().getFirst("Authorization"))) {
         entry.status = 401;
         sendUnauthorized(exchange);
         return;
+      }
+      if (endpoint == Endpoint.QUERY) { // logged before any fault answers it, so retries can be compared
+        entry.idempotencyKey = AsyncQueries.idempotencyKey(req.body());
       }
       Faults.Rule fault = server.faults().claim(endpoint);
       if (fault != null && fault.kind == Faults.Kind.DELAY) {
@@ -54,7 +65,7 @@ final class ApiHandler implements HttpHandler {
         throw new ProtocolError(fault.status, fault.status == 429 ? "RESOURCE_EXHAUSTED" : ProtocolError.INTERNAL,
             "injected failure: HTTP " + fault.status);
       }
-      entry.status = dispatch(endpoint, req, fault);
+      entry.status = dispatch(endpoint, req, fault, entry);
     } catch (ProtocolError e) {
       if (exchange.getResponseCode() != -1) {
         throw e;
@@ -97,11 +108,14 @@ final class ApiHandler implements HttpHandler {
           case "changes": return Endpoint.CHANGES;
           default: return Endpoint.UNKNOWN;
         }
+      case 8:
+        return s.get(2).equals("schemas") && s.get(4).equals("tables") && s.get(6).equals("queries")
+            ? Endpoint.QUERY_STATUS : Endpoint.UNKNOWN;
       default: return Endpoint.UNKNOWN;
     }
   }
 
-  private int dispatch(Endpoint endpoint, Request req, Faults.Rule fault) throws IOException {
+  private int dispatch(Endpoint endpoint, Request req, Faults.Rule fault, RequestLog.Entry entry) throws IOException {
     switch (endpoint) {
       case LIST_SHARES:
         requireMethod(req, "GET");
@@ -139,13 +153,34 @@ final class ApiHandler implements HttpHandler {
         return responses.metadata(req, table(req), fault);
       case QUERY:
         requireMethod(req, "POST");
-        return responses.query(req, table(req), fault);
+        echoFileIdHash(req);
+        return async.query(req, table(req), fault, entry);
+      case QUERY_STATUS:
+        requireMethod(req, "POST");
+        echoFileIdHash(req);
+        return async.poll(req, table(req), fault);
       case CHANGES:
         requireMethod(req, "GET");
+        echoFileIdHash(req);
         return responses.changes(req, table(req), fault);
       default:
         throw ProtocolError.notFound("No API at " + req.exchange.getRequestURI().getPath());
     }
+  }
+
+  /**
+   * Refuses a {@code fileidhash} header other than {@code parquet} or {@code delta} and echoes a valid one, lower-cased
+   * (file lines then use its scheme); a server set not to honour the header ignores it.
+   */
+  private void echoFileIdHash(Request req) {
+    if (!server.honourFileIdHash() || req.fileIdHash == null) {
+      return;
+    }
+    if (!req.fileIdHash.equals("parquet") && !req.fileIdHash.equals("delta")) {
+      throw ProtocolError.invalid("Invalid value '" + req.fileIdHash + "' of the " + FILE_ID_HASH + " header: "
+          + "supported values are parquet and delta.");
+    }
+    req.exchange.getResponseHeaders().set(FILE_ID_HASH, req.fileIdHash);
   }
 
   /** A share's name, and its id when configured (the reference server sends none otherwise). */
@@ -182,11 +217,19 @@ final class ApiHandler implements HttpHandler {
             + "please contact your share provider for further information."));
   }
 
-  /** {@code GET .../version} (and the legacy {@code HEAD .../tables/{t}}): the version in a header, no body. */
+  /**
+   * {@code GET .../version} (and the legacy {@code HEAD .../tables/{t}}): the version in a header, no body; a view
+   * answers without one.
+   */
   private int version(Request req) throws IOException {
     boolean legacy = req.segments.size() == 6;
     requireMethod(req, legacy ? "HEAD" : "GET");
     SharedTable table = table(req);
+    if (table.view && req.param("startingTimestamp") == null) {
+      TableResponses.log(table);
+      req.exchange.sendResponseHeaders(200, -1);
+      return 200;
+    }
     DeltaLog log = TableResponses.log(table);
     long version = log.latestVersion();
     String ts = req.param("startingTimestamp");
@@ -270,6 +313,8 @@ final class ApiHandler implements HttpHandler {
   }
 
   private static void sendError(HttpExchange exchange, ProtocolError e) throws IOException {
+    exchange.getResponseHeaders().remove(FILE_ID_HASH); // echoes belong to answers only
+    exchange.getResponseHeaders().remove(NdjsonResponse.CAPABILITIES);
     if (exchange.getRequestMethod().equalsIgnoreCase("HEAD")) {
       exchange.sendResponseHeaders(e.status, -1); // a HEAD answer has no body
       return;

@@ -25,6 +25,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link Builder#publicUrl} say otherwise. Responses are streamed; nothing is cached, so tables changed on disk by a
  * {@link io.sharestream.testkit.delta.DeltaTableWriter} are served at once.
  *
+ * <p>It answers as the open-source reference server v1.4.1 does, plus the parts of the protocol Databricks serves
+ * beyond it: the {@code fileidhash} header ({@link Builder#honourFileIdHash}), asynchronous queries polled at
+ * {@code .../queries/{queryId}} ({@link AsyncMode}, {@link Builder#async}, {@link Builder#asyncAdvertised}) and
+ * shared views ({@link Builder#view}).
+ *
  * <pre>{@code
  * try (DeltaSharingServer server = DeltaSharingServer.builder()
  *     .table("share", "schema", "events", tableDir, true)
@@ -67,6 +72,8 @@ public final class DeltaSharingServer implements AutoCloseable {
   private final TimestampResolution timestampResolution;
   private final boolean historyInDeltaFormat;
   private final boolean deletionVectorFileIds;
+  private final boolean honourFileIdHash;
+  private final boolean asyncAdvertised;
   private final String baseUrl;
 
   private DeltaSharingServer(Builder b) throws IOException {
@@ -77,6 +84,8 @@ public final class DeltaSharingServer implements AutoCloseable {
     this.timestampResolution = b.timestampResolution;
     this.historyInDeltaFormat = b.historyInDeltaFormat;
     this.deletionVectorFileIds = b.deletionVectorFileIds;
+    this.honourFileIdHash = b.honourFileIdHash;
+    this.asyncAdvertised = b.asyncAdvertised;
     this.http = HttpServer.create(new InetSocketAddress(b.bindAddress, b.port), 64);
     this.baseUrl = b.publicUrl != null ? b.publicUrl : "http://" + b.advertisedHost + ":" + http.getAddress().getPort();
     this.urls = new FileUrls(baseUrl);
@@ -107,6 +116,8 @@ public final class DeltaSharingServer implements AutoCloseable {
     private TimestampResolution timestampResolution = TimestampResolution.EXACT;
     private boolean historyInDeltaFormat = true;
     private boolean deletionVectorFileIds;
+    private boolean honourFileIdHash = true;
+    private boolean asyncAdvertised = true;
     private int port;
     private InetAddress bindAddress = InetAddress.getLoopbackAddress();
     private String advertisedHost = "127.0.0.1";
@@ -115,6 +126,46 @@ public final class DeltaSharingServer implements AutoCloseable {
     /** Shares {@code share.schema.table} from the Delta table at {@code dir}. */
     public Builder table(String share, String schema, String table, Path dir, boolean historyShared) {
       tables.add(share, schema, table, dir, historyShared);
+      return this;
+    }
+
+    /**
+     * Shares the Delta table at {@code dir} as the view (or materialized view) {@code share.schema.name}, as
+     * Databricks serves them: listed as a table; {@code version} answered without {@code Delta-Table-Version};
+     * {@code metadata} and the latest snapshot's {@code query} answered from the latest state without versions (the
+     * query asynchronous to clients announcing {@code asyncquery=true}, see {@link SharedTables#addView}); time
+     * travel, {@code startingVersion} and {@code changes} refused with 400 {@code INVALID_PARAMETER_VALUE}.
+     */
+    public Builder view(String share, String schema, String name, Path dir) {
+      tables.addView(share, schema, name, dir);
+      return this;
+    }
+
+    /** When the queries of the table or view {@code fullName} ({@code share.schema.table}, added before) are
+     *  answered asynchronously (default {@link AsyncMode#NEVER} for tables, {@link AsyncMode#ALWAYS} for views). */
+    public Builder async(String fullName, AsyncMode mode) {
+      tables.get(fullName).asyncMode(mode);
+      return this;
+    }
+
+    /**
+     * Whether async answers (pending, failed, and the answers of polls) echo {@code delta-sharing-capabilities:
+     * asyncquery=true} as Databricks does (default on); off, they mimic the reference server's stub, which never
+     * echoes it (its pending answers say {@code responseformat=parquet}).
+     */
+    public Builder asyncAdvertised(boolean on) {
+      this.asyncAdvertised = on;
+      return this;
+    }
+
+    /**
+     * Whether the {@code fileidhash} request header of query, changes and poll requests is honoured (default on, as
+     * the reference server v1.4.1): {@code parquet} makes file ids MD5 and {@code delta} SHA-256 of the file's path,
+     * whatever the response format, the answer echoing the header; another value answers 400. Off, the header is
+     * ignored: no echo, each format's own ids.
+     */
+    public Builder honourFileIdHash(boolean on) {
+      this.honourFileIdHash = on;
       return this;
     }
 
@@ -284,6 +335,13 @@ public final class DeltaSharingServer implements AutoCloseable {
     return tables;
   }
 
+  /** Sets, while the server runs, when the queries of the table or view {@code fullName} are answered
+   *  asynchronously (from the next submission on). */
+  public DeltaSharingServer async(String fullName, AsyncMode mode) {
+    tables.get(fullName).asyncMode(mode);
+    return this;
+  }
+
   public Faults faults() {
     return faults;
   }
@@ -310,6 +368,14 @@ public final class DeltaSharingServer implements AutoCloseable {
 
   boolean deletionVectorFileIds() {
     return deletionVectorFileIds;
+  }
+
+  boolean honourFileIdHash() {
+    return honourFileIdHash;
+  }
+
+  boolean asyncAdvertised() {
+    return asyncAdvertised;
   }
 
   FileUrls urls() {

@@ -4,6 +4,8 @@ package io.sharestream.testkit.server;
 public enum Endpoint {
   LIST_SHARES, GET_SHARE, LIST_SCHEMAS, LIST_TABLES, LIST_ALL_TABLES,
   VERSION, METADATA, QUERY, CHANGES,
+  /** Polls of an asynchronous query: {@code POST .../tables/{t}/queries/{queryId}}. */
+  QUERY_STATUS,
   /** Pre-signed file downloads. */
   STORAGE,
   /** The OAuth client-credentials token endpoint. */

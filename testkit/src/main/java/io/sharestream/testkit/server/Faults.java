@@ -15,7 +15,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class Faults {
   /** What a rule does to the request it takes. */
-  enum Kind { STATUS, DELAY, TRUNCATE, PAUSE, END_STREAM_ERROR, DELTA_FORMAT }
+  enum Kind { STATUS, DELAY, TRUNCATE, PAUSE, END_STREAM_ERROR, DELTA_FORMAT, QUERY_FAILED }
 
   static final class Rule {
     final Set<Endpoint> targets;
@@ -73,6 +73,15 @@ public final class Faults {
   /** Ends the next {@code times} NDJSON responses with an {@code endStreamAction} carrying {@code message}. */
   public Faults endStreamError(Endpoint target, int times, String message) {
     add(target, Kind.END_STREAM_ERROR, times).message = message;
+    return this;
+  }
+
+  /**
+   * Answers the next {@code times} polls of asynchronous queries ({@link Endpoint#QUERY_STATUS}) of known queries
+   * with 200 and the single line {@code {"queryStatus":{"queryId":..,"status":"failed","errorMessage":message}}}.
+   */
+  public Faults queryFails(int times, String message) {
+    add(Endpoint.QUERY_STATUS, Kind.QUERY_FAILED, times).message = message;
     return this;
   }
 

@@ -31,11 +31,19 @@ final class Lines {
 
   private final boolean delta;
   private final boolean deletionVectorFileIds;
+  private final String fileIdHash;
+  private final boolean view;
 
-  /** Lines in delta format when {@code delta}, file lines then with {@code deletionVectorFileId} if asked for. */
-  Lines(boolean delta, boolean deletionVectorFileIds) {
+  /**
+   * Lines in delta format when {@code delta}, file lines then with {@code deletionVectorFileId} if asked for; file ids
+   * by the {@code fileidhash} scheme asked for ({@code parquet}: MD5, {@code delta}: SHA-256 of the path; null: the
+   * response format's own); a {@code view}'s metaData line without its change data feed.
+   */
+  Lines(boolean delta, boolean deletionVectorFileIds, String fileIdHash, boolean view) {
     this.delta = delta;
     this.deletionVectorFileIds = deletionVectorFileIds;
+    this.fileIdHash = fileIdHash;
+    this.view = view;
   }
 
   String format() {
@@ -57,11 +65,16 @@ final class Lines {
   }
 
   /** A metaData line; {@code version} is added when not null, {@code size} and {@code numFiles} from
-   *  {@code sizes} ({size, numFiles}) when not null. */
+   *  {@code sizes} ({size, numFiles}) when not null. A view's has an empty configuration in parquet format, and in
+   *  delta format the table's without {@code delta.enableChangeDataFeed} (column mapping must stay readable). */
   ObjectNode metadata(Metadata m, boolean historyShared, Long version, long[] sizes) {
     ObjectNode body = JSON.createObjectNode();
     if (delta) {
-      body.set("deltaMetadata", m.toJson().get("metaData"));
+      ObjectNode deltaMetadata = (ObjectNode) m.toJson().get("metaData");
+      if (view && deltaMetadata.has("configuration")) {
+        ((ObjectNode) deltaMetadata.get("configuration")).remove("delta.enableChangeDataFeed");
+      }
+      body.set("deltaMetadata", deltaMetadata);
     } else {
       body.put("id", m.id);
       if (m.name != null) {
@@ -74,7 +87,7 @@ final class Lines {
       body.put("schemaString", m.schemaString);
       body.set("partitionColumns", JSON.valueToTree(m.partitionColumns));
       ObjectNode conf = body.putObject("configuration");
-      if (historyShared && m.changeDataFeedEnabled()) {
+      if (historyShared && !view && m.changeDataFeedEnabled()) {
         conf.put("enableChangeDataFeed", "true");
       }
     }
@@ -93,7 +106,7 @@ final class Lines {
     String url = signer.url(f.path);
     if (delta) {
       ObjectNode body = JSON.createObjectNode();
-      body.put("id", FileUrls.sha256(f.path));
+      body.put("id", fileId(f.path));
       ObjectNode action = ((ObjectNode) f.toJson().elements().next()).deepCopy();
       action.put("path", url);
       DeletionVectorDescriptor dv = Negotiation.deletionVector(f);
@@ -119,7 +132,7 @@ final class Lines {
     }
     ObjectNode body = JSON.createObjectNode();
     body.put("url", url);
-    body.put("id", FileUrls.fileId(f.path));
+    body.put("id", fileId(f.path));
     body.set("partitionValues", JSON.valueToTree(f.partitionValues));
     body.put("size", f.size);
     if (f instanceof AddFile && ((AddFile) f).stats != null) {
@@ -133,6 +146,12 @@ final class Lines {
     }
     body.put("expirationTimestamp", signer.expiration);
     return wrap(kind.key, body);
+  }
+
+  /** A file's id: SHA-256 hex of its log path in the delta scheme, MD5 hex in the parquet one. */
+  private String fileId(String path) {
+    boolean sha256 = fileIdHash == null ? delta : fileIdHash.equals("delta");
+    return sha256 ? FileUrls.sha256(path) : FileUrls.fileId(path);
   }
 
   static Kind kindOf(DeltaAction a) {

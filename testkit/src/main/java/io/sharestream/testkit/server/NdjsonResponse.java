@@ -13,6 +13,8 @@ import java.nio.charset.StandardCharsets;
  * held whole in memory. Applies the request's fault, if any: truncation, a pause, or an error end marker.
  */
 final class NdjsonResponse {
+  static final String CAPABILITIES = "delta-sharing-capabilities";
+
   /** Thrown to make the HTTP server drop the connection mid-body. */
   static final class Truncated extends RuntimeException {
     Truncated() {
@@ -32,15 +34,31 @@ final class NdjsonResponse {
   }
 
   /**
-   * Sends the 200 status and headers; {@code endStreamAction} says whether the body will close with one, and
-   * {@code asked} whether the client asked for it (only then the capabilities header says so).
+   * Sends the 200 status and headers: {@code Delta-Table-Version} unless {@code tableVersion} is null (a view's
+   * answer); {@code endStreamAction} says whether the body will close with one, and {@code asked} whether the client
+   * asked for it (only then the capabilities header says so). Capabilities set on the exchange before (the
+   * {@code asyncquery=true} echo of an async query's answer) follow the response format's.
    */
-  void start(long tableVersion, String responseFormat, boolean endStreamAction, boolean asked) throws IOException {
+  void start(Long tableVersion, String responseFormat, boolean endStreamAction, boolean asked) throws IOException {
+    String capabilities = "responseformat=" + responseFormat + (asked ? ";includeendstreamaction=true" : "");
+    String preset = exchange.getResponseHeaders().getFirst(CAPABILITIES); // the reference's order first
+    open(tableVersion, preset == null ? capabilities : capabilities + ";" + preset, endStreamAction);
+  }
+
+  /** Sends the headers of an async query's status answer: no table version, the capabilities set before if any. */
+  void startStatus() throws IOException {
+    open(null, exchange.getResponseHeaders().getFirst(CAPABILITIES), false);
+  }
+
+  private void open(Long tableVersion, String capabilities, boolean endStreamAction) throws IOException {
     this.wantsEnd = endStreamAction;
     exchange.getResponseHeaders().set("Content-Type", "application/x-ndjson; charset=utf-8");
-    exchange.getResponseHeaders().set("Delta-Table-Version", Long.toString(tableVersion));
-    exchange.getResponseHeaders().set("delta-sharing-capabilities",
-        "responseformat=" + responseFormat + (asked ? ";includeendstreamaction=true" : "")); // the reference's order
+    if (tableVersion != null) {
+      exchange.getResponseHeaders().set("Delta-Table-Version", Long.toString(tableVersion));
+    }
+    if (capabilities != null) {
+      exchange.getResponseHeaders().set(CAPABILITIES, capabilities);
+    }
     exchange.sendResponseHeaders(200, 0);
     out = new BufferedOutputStream(exchange.getResponseBody(), 16 * 1024);
   }

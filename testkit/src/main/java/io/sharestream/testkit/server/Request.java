@@ -12,13 +12,19 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** One API request: method, decoded path segments, query parameters and the capabilities header's entries. */
+/**
+ * One API request: method, decoded path segments, query parameters, the capabilities header's entries and the
+ * {@code fileidhash} header.
+ */
 final class Request {
+  private byte[] body;
   final HttpExchange exchange;
   final String method;
   final List<String> segments;
   final Map<String, String> params = new HashMap<>();
   final Map<String, Set<String>> capabilities = new HashMap<>();
+  /** The {@code fileidhash} header, trimmed and lower-cased (not validated), or null. */
+  final String fileIdHash;
 
   Request(HttpExchange exchange, String prefix) {
     this.exchange = exchange;
@@ -55,6 +61,8 @@ final class Request {
         }
       }
     }
+    String ids = exchange.getRequestHeaders().getFirst("fileidhash");
+    this.fileIdHash = ids == null ? null : ids.trim().toLowerCase(Locale.ROOT);
   }
 
   boolean capability(String key, String value) {
@@ -82,14 +90,18 @@ final class Request {
     }
   }
 
+  /** The request body, read once. */
   byte[] body() {
-    try (java.io.InputStream in = exchange.getRequestBody()) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      in.transferTo(out);
-      return out.toByteArray();
-    } catch (java.io.IOException e) {
-      throw ProtocolError.malformed("cannot read the request body");
+    if (body == null) {
+      try (java.io.InputStream in = exchange.getRequestBody()) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        in.transferTo(out);
+        body = out.toByteArray();
+      } catch (java.io.IOException e) {
+        throw ProtocolError.malformed("cannot read the request body");
+      }
     }
+    return body;
   }
 
   static String percentDecode(String s) {

@@ -25,6 +25,10 @@ public final class RequestLog {
     public final String userAgent;
     public final String range;
     public volatile int status;
+    /** A query's idempotency key ({@code idempotencyKey} or {@code idempotency_key} of its body), if any. */
+    public volatile String idempotencyKey;
+    /** The async query a submission was answered with (pending), or the one a poll asked for. */
+    public volatile String queryId;
 
     Entry(Endpoint endpoint, String method, String path, String query, String capabilities, String userAgent,
         String range) {

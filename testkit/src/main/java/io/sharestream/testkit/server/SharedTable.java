@@ -6,15 +6,24 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.UUID;
 
-/** One table as shared: its three-part name, where its Delta table lives, and whether history is shared. */
+/**
+ * One table as shared: its three-part name, where its Delta table lives, whether history is shared, whether it is
+ * shared as a view, and when its queries are answered asynchronously.
+ */
 public final class SharedTable {
   public final String share;
   public final String schema;
   public final String name;
   public final boolean historyShared;
+  /**
+   * Whether it is a shared view or materialized view, as Databricks serves them: from the latest state of the Delta
+   * table, without versions ({@code Delta-Table-Version} or per-file) or history (time travel, changes, streaming).
+   */
+  public final boolean view;
   /** Stable id reported by the list endpoints. */
   public final String id = UUID.randomUUID().toString();
   private volatile Location location;
+  private volatile AsyncMode asyncMode;
 
   /** The directory and the key its pre-signed URLs carry; a new location gets a new key, old URLs stop working. */
   static final class Location {
@@ -42,12 +51,26 @@ public final class SharedTable {
     }
   }
 
-  SharedTable(String share, String schema, String name, Path dir, boolean historyShared) {
+  SharedTable(String share, String schema, String name, Path dir, boolean historyShared, boolean view) {
     this.share = share;
     this.schema = schema;
     this.name = name;
-    this.historyShared = historyShared;
+    this.historyShared = historyShared && !view;
+    this.view = view;
     this.location = new Location(dir);
+    this.asyncMode = view ? AsyncMode.ALWAYS : AsyncMode.NEVER;
+  }
+
+  /** When its queries are answered asynchronously (default {@link AsyncMode#NEVER}, a view's
+   *  {@link AsyncMode#ALWAYS}). */
+  public AsyncMode asyncMode() {
+    return asyncMode;
+  }
+
+  /** Sets when its queries are answered asynchronously, from the next submission on. */
+  public SharedTable asyncMode(AsyncMode mode) {
+    this.asyncMode = java.util.Objects.requireNonNull(mode, "mode");
+    return this;
   }
 
   public String fullName() {

@@ -11,22 +11,34 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The server's configuration of shares, schemas and tables. Names match case-insensitively, as in the protocol.
- * Changeable while the server runs: add tables, point a table at another directory (a table recreated under the
- * same name), or remove one.
+ * Changeable while the server runs: add tables or views, point a table at another directory (a table recreated under
+ * the same name), or remove one.
  */
 public final class SharedTables {
   private final Map<String, SharedTable> tables = new LinkedHashMap<>();
   private final Map<String, String> shareIds = new ConcurrentHashMap<>();
 
   /** Shares {@code share.schema.table} from {@code dir}, with history shared or not. */
-  public synchronized SharedTable add(String share, String schema, String table, Path dir, boolean historyShared) {
-    SharedTable t = new SharedTable(share, schema, table, dir, historyShared);
-    for (String part : List.of(share, schema, table)) {
+  public SharedTable add(String share, String schema, String table, Path dir, boolean historyShared) {
+    return put(new SharedTable(share, schema, table, dir, historyShared, false));
+  }
+
+  /**
+   * Shares the Delta table at {@code dir} as the view (or materialized view) {@code share.schema.name}: listed as a
+   * table, answered from its latest state without versions or history, its queries asynchronous
+   * ({@link AsyncMode#ALWAYS}) to clients announcing {@code asyncquery=true}.
+   */
+  public SharedTable addView(String share, String schema, String name, Path dir) {
+    return put(new SharedTable(share, schema, name, dir, false, true));
+  }
+
+  private synchronized SharedTable put(SharedTable t) {
+    for (String part : List.of(t.share, t.schema, t.name)) {
       if (part.isEmpty() || part.chars().anyMatch(c -> c == '/' || c == ' ' || c < 0x20 || c == 0x7F)) {
         throw new IllegalArgumentException("invalid name part '" + part + "' in " + t.fullName());
       }
     }
-    if (schema.contains(".") || table.contains(".")) {
+    if (t.schema.contains(".") || t.name.contains(".")) {
       throw new IllegalArgumentException("schema and table names cannot contain '.': " + t.fullName());
     }
     if (tables.putIfAbsent(SharedTable.key(t.fullName()), t) != null) {

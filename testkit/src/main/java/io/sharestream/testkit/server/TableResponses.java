@@ -57,9 +57,9 @@ final class TableResponses {
     Snapshot s = server.metadataSizes() ? ApiHandler.snapshot(log, v, ProtocolError.MALFORMED)
         : ApiHandler.tableState(log, v, ProtocolError.MALFORMED);
     Negotiation n = negotiate(req, table, s, fault);
-    Lines lines = lines(n);
+    Lines lines = lines(req, table, n);
     NdjsonResponse out = new NdjsonResponse(req.exchange, fault);
-    out.start(v, lines.format(), false, false);
+    out.start(table.view ? null : v, lines.format(), false, false);
     out.line(lines.protocol(s.protocol));
     out.line(lines.metadata(s.metadata, table.historyShared, null, sizes(s)));
     out.finish(Lines.JSON.createObjectNode());
@@ -68,80 +68,43 @@ final class TableResponses {
 
   // ---------------------------------------------------------------- query
 
-  int query(Request req, SharedTable table, Faults.Rule fault) throws IOException {
-    JsonNode body;
-    try {
-      byte[] raw = req.body();
-      if (raw.length == 0) {
-        throw ProtocolError.malformed("The request body is empty; send a JSON object such as {}.");
-      }
-      body = Lines.JSON.readTree(raw);
-    } catch (IOException e) {
-      throw ProtocolError.malformed("The request body is not valid JSON.");
-    }
-    if (body == null || !body.isObject()) {
-      throw ProtocolError.malformed("The request body must be a JSON object.");
-    }
-    boolean history = body.hasNonNull("startingVersion") || body.hasNonNull("maxFiles")
-        || body.hasNonNull("pageToken");
-    Negotiation latestNegotiation = history ? negotiateHistory(req, table, fault) : null;
-    Long version = optLong(body, "version", ProtocolError.MALFORMED);
-    String timestamp = body.hasNonNull("timestamp") ? body.get("timestamp").asText() : null;
-    Long startingVersion = optLong(body, "startingVersion", ProtocolError.INVALID);
-    // without startingVersion the reference server ignores endingVersion (a plain snapshot)
-    Long endingVersion = startingVersion == null ? null : optLong(body, "endingVersion", ProtocolError.INVALID);
-    Long maxFiles = optLong(body, "maxFiles", ProtocolError.INVALID);
-    String pageToken = body.hasNonNull("pageToken") ? body.get("pageToken").asText() : null;
-    boolean includeRefreshToken = body.path("includeRefreshToken").asBoolean(false);
-    String refreshToken = body.hasNonNull("refreshToken") ? body.get("refreshToken").asText() : null;
-    Long limitHint = optLong(body, "limitHint", ProtocolError.INVALID);
-    String jsonPredicateHints = body.hasNonNull("jsonPredicateHints") ? body.get("jsonPredicateHints").asText()
-        : null;
-
-    int given = (version != null ? 1 : 0) + (timestamp != null ? 1 : 0) + (startingVersion != null ? 1 : 0);
-    if (given > 1) {
-      throw ProtocolError.invalid("Please only provide one of: version, timestamp, startingVersion");
-    }
-    if (maxFiles != null && maxFiles <= 0) {
-      throw ProtocolError.invalid("maxFiles must be positive: " + maxFiles);
-    }
-    if ((includeRefreshToken || refreshToken != null) && given > 0) {
-      throw ProtocolError.invalid("includeRefreshToken and refreshToken can only be used when querying the latest "
-          + "snapshot of the table");
-    }
-    if ((includeRefreshToken || refreshToken != null) && pageToken != null) {
-      throw ProtocolError.invalid("includeRefreshToken and refreshToken must be used in the first page request");
-    }
-    if (given > 0) {
+  /**
+   * {@code POST .../query} with its parsed {@code body}; {@code pinned}, when not null, stands for the latest version
+   * (an async query's latest version at submission).
+   */
+  int query(Request req, SharedTable table, Faults.Rule fault, ObjectNode body, Long pinned) throws IOException {
+    Negotiation latestNegotiation = QueryParams.history(body) ? negotiateHistory(req, table, fault) : null;
+    QueryParams p = new QueryParams(body);
+    if (p.given() > 0) {
       requireHistory(table);
     }
     DeltaLog log = log(table);
     String queryKey = queryKey(table, body);
-    Tokens.Page page = pageToken == null ? null : Tokens.readPage(pageToken, queryKey);
-    boolean endMarker = maxFiles != null || pageToken != null || includeRefreshToken
+    Tokens.Page page = p.pageToken == null ? null : Tokens.readPage(p.pageToken, queryKey);
+    boolean endMarker = p.maxFiles != null || p.pageToken != null || p.includeRefreshToken
         || req.capability("includeendstreamaction", "true");
-    if (startingVersion != null) {
-      return changesSince(req, table, log, fault, latestNegotiation, startingVersion, endingVersion, maxFiles, page,
-          queryKey, endMarker);
+    long latest = pinned != null ? pinned : log.latestVersion();
+    if (p.startingVersion != null) {
+      return changesSince(req, table, log, fault, latestNegotiation, p.startingVersion, p.endingVersion, p.maxFiles,
+          page, queryKey, endMarker, latest);
     }
-    long latest = log.latestVersion();
     long v;
     if (page != null) {
       v = page.version;
-    } else if (refreshToken != null) {
-      v = Tokens.readRefresh(refreshToken);
-    } else if (version != null) {
-      v = version;
-    } else if (timestamp != null) {
-      v = versionAsOf(log, parseTimestamp(timestamp, "timestamp"), ProtocolError.MALFORMED);
+    } else if (p.refreshToken != null) {
+      v = Tokens.readRefresh(p.refreshToken);
+    } else if (p.version != null) {
+      v = p.version;
+    } else if (p.timestamp != null) {
+      v = versionAsOf(log, parseTimestamp(p.timestamp, "timestamp"), ProtocolError.MALFORMED);
     } else {
       v = latest;
     }
     checkSnapshotVersion(log, v);
-    boolean versioned = version != null || timestamp != null;
-    return snapshot(req, table, log, fault, v, versioned, maxFiles, page, queryKey, endMarker,
-        includeRefreshToken ? Tokens.refresh(v, System.currentTimeMillis() + Duration.ofHours(1).toMillis()) : null,
-        limitHint, jsonPredicateHints);
+    boolean versioned = p.version != null || p.timestamp != null;
+    return snapshot(req, table, log, fault, v, versioned, p.maxFiles, page, queryKey, endMarker,
+        p.includeRefreshToken ? Tokens.refresh(v, System.currentTimeMillis() + Duration.ofHours(1).toMillis()) : null,
+        p.limitHint, p.jsonPredicateHints);
   }
 
   /**
@@ -156,11 +119,11 @@ final class TableResponses {
     boolean paged = maxFiles != null || page != null;
     Negotiation n = negotiate(req, table, s, fault);
     s.files().forEach(n::checkDeletionVector);
-    Lines lines = lines(n);
+    Lines lines = lines(req, table, n);
     SignedFiles signer = new SignedFiles(server, table);
     PredicateHints hints = PredicateHints.parse(jsonPredicateHints, s.metadata);
     NdjsonResponse out = new NdjsonResponse(req.exchange, fault);
-    out.start(v, lines.format(), endMarker, req.capability("includeendstreamaction", "true"));
+    out.start(table.view ? null : v, lines.format(), endMarker, req.capability("includeendstreamaction", "true"));
     out.line(lines.protocol(s.protocol));
     // the reference server's paged (Delta Standalone) path keeps the configuration whatever the history setting
     out.line(lines.metadata(s.metadata, table.historyShared || paged, null, sizes(s)));
@@ -203,12 +166,12 @@ final class TableResponses {
 
   /** {@code query} with {@code startingVersion}: add/remove actions with {@code dataChange=true} per version. */
   private int changesSince(Request req, SharedTable table, DeltaLog log, Faults.Rule fault, Negotiation n,
-      long startingVersion, Long endingVersion, Long maxFiles, Tokens.Page page, String queryKey, boolean endMarker)
-      throws IOException {
-    long latest = page != null ? page.version : log.latestVersion();
+      long startingVersion, Long endingVersion, Long maxFiles, Tokens.Page page, String queryKey, boolean endMarker,
+      long latestNow) throws IOException {
+    long latest = page != null ? page.version : latestNow;
     long end = checkRange(log, startingVersion, endingVersion, latest, "reading change data", false);
     Snapshot start = ApiHandler.tableState(log, startingVersion, ProtocolError.INVALID);
-    Lines lines = lines(n);
+    Lines lines = lines(req, table, n);
     VersionStream stream = new VersionStream(req, table, log, fault, lines, n, maxFiles, page, queryKey, latest);
     stream.checkDeletionVectors(startingVersion, end);
     stream.out.start(startingVersion, lines.format(), endMarker, req.capability("includeendstreamaction", "true"));
@@ -221,6 +184,9 @@ final class TableResponses {
   // ---------------------------------------------------------------- changes (CDF)
 
   int changes(Request req, SharedTable table, Faults.Rule fault) throws IOException {
+    if (table.view) {
+      throw viewHasNoHistory(table);
+    }
     if (!table.historyShared) {
       throw ProtocolError.invalid("cdf is not enabled on table " + table.fullName());
     }
@@ -266,7 +232,7 @@ final class TableResponses {
     // without historical metadata, the one metaData line is the latest one, with the latest version
     Metadata head = historical ? first.metadata
         : ApiHandler.tableState(log, latest, ProtocolError.INVALID).metadata;
-    Lines lines = lines(n);
+    Lines lines = lines(req, table, n);
     VersionStream stream = new VersionStream(req, table, log, fault, lines, n, maxFiles, page, queryKey, latest);
     stream.checkDeletionVectors(start, end);
     boolean endMarker = maxFiles != null || page != null || req.capability("includeendstreamaction", "true");
@@ -432,10 +398,18 @@ final class TableResponses {
   }
 
   static void requireHistory(SharedTable table) {
+    if (table.view) {
+      throw viewHasNoHistory(table);
+    }
     if (!table.historyShared) {
       throw ProtocolError.invalid("Reading table by version or timestamp is not supported because history sharing "
           + "is not enabled on table: " + table.fullName());
     }
+  }
+
+  static ProtocolError viewHasNoHistory(SharedTable view) {
+    return ProtocolError.invalid(view.fullName() + " is a view and has no history: time travel, change data feed and "
+        + "streaming are not available.");
   }
 
   /**
@@ -476,8 +450,10 @@ final class TableResponses {
     return negotiate(req, table, latest, fault);
   }
 
-  private Lines lines(Negotiation n) {
-    return new Lines(n.delta, server.deletionVectorFileIds());
+  /** The lines of an answer to {@code req}: file ids by its {@code fileidhash} header unless the server ignores it. */
+  private Lines lines(Request req, SharedTable table, Negotiation n) {
+    return new Lines(n.delta, server.deletionVectorFileIds(), server.honourFileIdHash() ? req.fileIdHash : null,
+        table.view);
   }
 
   /** A snapshot's version must exist: the reference answers 400 {@code MALFORMED_REQUEST} otherwise. */
@@ -595,31 +571,6 @@ final class TableResponses {
         + Instant.ofEpochMilli(ts.lastEntry().getValue()) + ") of version " + ts.lastKey() + ".");
   }
 
-  /**
-   * A non-negative integer field of the query body: a negative one answers 400 {@code INVALID_PARAMETER_VALUE},
-   * anything else not an integer 400 with {@code errorCode}.
-   */
-  private static Long optLong(JsonNode body, String field, String errorCode) {
-    JsonNode n = body.get(field);
-    if (n == null || n.isNull()) {
-      return null;
-    }
-    if (!n.canConvertToLong() && !n.isTextual()) {
-      throw new ProtocolError(400, errorCode, "invalid " + field + ": " + n);
-    }
-    long v;
-    try {
-      v = n.isTextual() ? Long.parseLong(n.asText()) : n.asLong();
-    } catch (NumberFormatException e) {
-      throw new ProtocolError(400, errorCode, "invalid " + field + ": " + n);
-    }
-    if (v < 0) {
-      // refused before the snapshot path, so an invalid parameter whatever the field's other errors are
-      throw ProtocolError.invalid(field + " cannot be negative: " + v);
-    }
-    return v;
-  }
-
   /** The file's live rows by its stats: records minus those its deletion vector deletes. */
   private static long liveRecords(AddFile f) {
     long deleted = f.deletionVector == null ? 0 : f.deletionVector.cardinality;
@@ -633,10 +584,11 @@ final class TableResponses {
     }
   }
 
-  /** A key of the query's parameters that a page token is bound to (everything but paging fields). */
+  /** A key of the query's parameters that a page token is bound to (everything but paging fields and an async
+   *  query's idempotency key). */
   private static String queryKey(SharedTable table, JsonNode params) {
     ObjectNode copy = params.isObject() ? ((ObjectNode) params).deepCopy() : Lines.JSON.createObjectNode();
-    copy.remove(List.of("maxFiles", "pageToken"));
+    copy.remove(List.of("maxFiles", "pageToken", AsyncQueries.IDEMPOTENCY_KEY, AsyncQueries.IDEMPOTENCY_KEY_SNAKE));
     List<String> names = new ArrayList<>();
     copy.fieldNames().forEachRemaining(names::add);
     names.sort(null);

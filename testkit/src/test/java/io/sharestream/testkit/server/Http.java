@@ -114,6 +114,11 @@ final class Http {
     return post(tablePath(table) + "/query", body, headers);
   }
 
+  /** POST .../queries/{queryId} on {@code share.schema.table}: a poll of an async query. */
+  Response poll(String table, String queryId, String body, String... headers) {
+    return post(tablePath(table) + "/queries/" + queryId, body, headers);
+  }
+
   static String tablePath(String table) {
     String[] p = table.split("\\.");
     return "/shares/" + p[0] + "/schemas/" + p[1] + "/tables/" + p[2];
