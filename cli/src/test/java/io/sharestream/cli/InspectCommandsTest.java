@@ -28,7 +28,8 @@ class InspectCommandsTest {
     plain.append(Samples.orders(0, 2));
     server = DeltaSharingServer.builder().table("s", "sc", "orders", tmp.resolve("orders"), true)
         .table("s", "sc", "cm", tmp.resolve("cm"), true)
-        .table("t2", "x", "plain", tmp.resolve("plain"), false).start();
+        .table("t2", "x", "plain", tmp.resolve("plain"), false).view("t2", "x", "plain_view", tmp.resolve("plain"))
+        .start();
     profile = server.writeProfile(tmp.resolve("p.share")).toString();
   }
 
@@ -52,11 +53,12 @@ class InspectCommandsTest {
 
     assertThat(r.code()).isZero();
     assertThat(r.out()).isEqualTo(lines(
-        "TABLE        VERSION  HISTORY  CDF  READER FEATURES",
-        "-----------  -------  -------  ---  -----------------------------",
-        "s.sc.orders  3        yes      yes  -",
-        "s.sc.cm      12       yes      no   columnMapping,deletionVectors",
-        "t2.x.plain   1        no       no   -"));
+        "TABLE            VERSION  HISTORY  CDF  READER FEATURES",
+        "---------------  -------  -------  ---  -----------------------------",
+        "s.sc.orders      3        yes      yes  -",
+        "s.sc.cm          12       yes      no   columnMapping,deletionVectors",
+        "t2.x.plain       1        no       no   -",
+        "t2.x.plain_view  -        view     no   -"));
   }
 
   @Test
@@ -64,7 +66,9 @@ class InspectCommandsTest {
     Cli.Run r = Cli.run("tables", "--profile", profile, "--share", "t2");
 
     assertThat(r.code()).isZero();
-    assertThat(r.outLines()).hasSize(3).last().asString().startsWith("t2.x.plain ");
+    assertThat(r.outLines()).hasSize(4);
+    assertThat(r.outLines().get(2)).startsWith("t2.x.plain ");
+    assertThat(r.outLines().get(3)).startsWith("t2.x.plain_view ");
   }
 
   @Test
@@ -107,6 +111,15 @@ class InspectCommandsTest {
     assertThat(r.outLines()).contains("version:            1", "history shared:     no",
         "partition columns:  -", "min reader version: 1", "reader features:    -", "column mapping:     none",
         "change data feed:   off", " |-- amount: decimal(18,2) (nullable = true)");
+  }
+
+  @Test
+  void describeOfASharedViewSaysItHasNoVersions() {
+    Cli.Run r = Cli.run("describe", "--profile", profile, "t2.x.plain_view");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.outLines()).contains("version:            - (a shared view: no versions, batch reads only)",
+        "history shared:     no", " |-- amount: decimal(18,2) (nullable = true)");
   }
 
   @Test

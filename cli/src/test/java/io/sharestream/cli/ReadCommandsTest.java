@@ -46,7 +46,7 @@ class ReadCommandsTest {
     server = DeltaSharingServer.builder().table("s", "sc", "orders", tmp.resolve("orders"), true)
         .table("s", "sc", "dv", tmp.resolve("dv"), true).table("s", "sc", "cm", tmp.resolve("cm"), true)
         .table("s", "sc", "types", tmp.resolve("types"), true).table("s", "sc", "big", tmp.resolve("big"), true)
-        .start();
+        .view("s", "sc", "orders_view", tmp.resolve("orders")).start();
     profile = server.writeProfile(tmp.resolve("p.share")).toString();
   }
 
@@ -86,6 +86,15 @@ class ReadCommandsTest {
 
     assertThat(r.code()).isZero();
     assertThat(ids(r)).containsExactlyInAnyOrder("1/a", "2/b2");
+  }
+
+  @Test
+  void headOfASharedViewReadsItThroughItsAsynchronousQuery() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.orders_view");
+
+    assertThat(r.code()).isZero();
+    assertThat(ids(r)).containsExactlyInAnyOrder("1/a", "2/b2");
+    assertThat(server.requests().entries(Endpoint.QUERY_STATUS)).isNotEmpty();
   }
 
   @Test

@@ -39,7 +39,8 @@ class ConfigValidationTest {
         DeltaType.field("customer_id", DeltaType.LONG))).commit();
     server = DeltaSharingServer.builder().table("demo", "sales", "orders", orders.dir(), true)
         .table("demo", "sales", "customers", customers.dir(), true)
-        .table("demo", "sales", "private", customers.dir(), false).start();
+        .table("demo", "sales", "private", customers.dir(), false)
+        .view("demo", "sales", "top_customers", customers.dir()).start();
     profile = server.writeProfile(tmp.resolve("p.share")).toString();
   }
 
@@ -125,6 +126,14 @@ class ConfigValidationTest {
         .contains("no column 'customer'");
     // change data not recorded is no reason to refuse: its versions are derived
     assertThat(errors(valid("tables", "demo.sales.customers", "readChangeFeed", "true"))).isEmpty();
+  }
+
+  @Test
+  void aSharedViewIsRefusedOnTheTablesSettingNamingTheViewAndWhy() {
+    List<String> tables = errors(valid("tables", "demo.sales.orders,demo.sales.top_customers")).get("tables");
+    assertThat(tables).hasSize(1);
+    assertThat(tables.get(0)).contains("demo.sales.top_customers is a shared view or materialized view")
+        .contains("no history to stream");
   }
 
   @Test

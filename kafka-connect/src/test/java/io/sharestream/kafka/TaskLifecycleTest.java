@@ -1,8 +1,10 @@
 package io.sharestream.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.server.AsyncMode;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import java.nio.file.Path;
@@ -18,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTaskContext;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
@@ -157,6 +160,46 @@ class TaskLifecycleTest {
       assertThat(server.faults().pending()).isZero();
     } finally {
       task.stop();
+    }
+  }
+
+  @Test
+  void aSharedViewFailsTheTaskAtItsStartNamingTheViewAndWhy() {
+    server.tables().addView("s", "sc", "v", table.dir());
+    config.put("tables", "s.sc.v");
+    DeltaSharingSourceTask task = task(config);
+    try {
+      assertThatThrownBy(task::poll).isInstanceOf(ConnectException.class)
+          .hasMessageContaining("s.sc.v is a shared view or materialized view")
+          .hasMessageContaining("no history to stream");
+      assertThat(server.requests().entries(Endpoint.QUERY)).isEmpty();
+    } finally {
+      task.stop();
+    }
+  }
+
+  @Test
+  void stopEndsAPollWaitingForAnAsynchronousSnapshotAtOnce() throws Exception {
+    server.async("s.sc.t", AsyncMode.slowerThan(Duration.ofHours(1)));
+    config.put("startingVersion", "snapshot");
+    config.put("http.retry.backoff.ms", "20000"); // the pending query would first be polled after 10 s
+    DeltaSharingSourceTask task = task(config);
+    ExecutorService poller = Executors.newSingleThreadExecutor();
+    try {
+      Future<List<SourceRecord>> poll = poller.submit(task::poll);
+      for (int i = 0; i < 600 && server.requests().entries(Endpoint.QUERY).isEmpty(); i++) {
+        Thread.sleep(50);
+      }
+      assertThat(server.requests().entries(Endpoint.QUERY)).hasSize(1);
+      Thread.sleep(200);
+      long t0 = System.nanoTime();
+      task.stop();
+      assertThat(poll.get(10, TimeUnit.SECONDS)).isNull();
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
+      assertThat(server.requests().entries(Endpoint.QUERY_STATUS)).isEmpty();
+    } finally {
+      poller.shutdownNow();
+      poller.awaitTermination(10, TimeUnit.SECONDS);
     }
   }
 

@@ -5,7 +5,8 @@ import org.apache.spark.sql.connector.read.streaming.Offset;
 
 /**
  * A stream offset: the core's {@link Position} at file granularity, as the JSON
- * {@code {"sourceVersion":1,"tableId":..,"tableVersion":v,"index":i,"isStartingVersion":b}} (SPEC §5).
+ * {@code {"sourceVersion":1,"tableId":..,"tableVersion":v,"index":i,"isStartingVersion":b}} (SPEC §5); inside a
+ * version ({@code index >= 0}) as {@code "sourceVersion":2} with the {@code "fileKey"} of the file at the index.
  */
 final class SharingOffset extends Offset {
   private final Position position;

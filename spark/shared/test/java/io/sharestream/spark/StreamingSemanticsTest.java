@@ -186,7 +186,7 @@ class StreamingSemanticsTest {
     assertThatThrownBy(second::awaitTermination).isInstanceOf(StreamingQueryException.class)
         .hasMessageContaining("the table was recreated").hasMessageContaining("delete the checkpoint");
 
-    assertThatThrownBy(() -> SharingOffset.fromJson("{\"sourceVersion\":2,\"tableId\":\"x\",\"tableVersion\":1,"
+    assertThatThrownBy(() -> SharingOffset.fromJson("{\"sourceVersion\":3,\"tableId\":\"x\",\"tableVersion\":1,"
         + "\"index\":-1,\"isStartingVersion\":false}")).hasMessageContaining("sourceVersion");
   }
 

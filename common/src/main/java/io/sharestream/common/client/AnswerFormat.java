@@ -24,8 +24,7 @@ final class AnswerFormat {
   ProtocolInfo protocol(JsonNode n, String what) {
     ProtocolInfo p;
     if (n.has("deltaProtocol")) {
-      require(ResponseFormat.DELTA_NAME, what);
-      p = ProtocolInfo.delta(n.get("deltaProtocol"));
+      p = historicalProtocol(n, what);
     } else {
       p = ProtocolInfo.parquet(n);
       if (p.minReaderVersion() > 1) {
@@ -36,9 +35,20 @@ final class AnswerFormat {
     }
     String unsupported = p.unsupported();
     if (unsupported != null) {
-      throw Errors.unsupportedFeature(what, unsupported);
+      throw Errors.unsupportedFeature(what + (p.version() == null ? "" : " (its protocol at version " + p.version()
+          + ")"), unsupported);
     }
     return p;
+  }
+
+  /**
+   * A delta-format {@code protocol} line, stamped with the version it takes effect at when the answer says, not
+   * checked: a protocol among a history answer's file lines applies from its version on, which the planner decides.
+   */
+  ProtocolInfo historicalProtocol(JsonNode n, String what) {
+    require(ResponseFormat.DELTA_NAME, what);
+    return ProtocolInfo.delta(n.get("deltaProtocol")).withVersion(n.hasNonNull("version") ? n.get("version").asLong()
+        : null);
   }
 
   /** A {@code metaData} line in either format. */

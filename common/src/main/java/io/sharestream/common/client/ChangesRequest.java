@@ -65,6 +65,7 @@ public final class ChangesRequest {
     if (includeHistoricalMetadata) {
       p.put("includeHistoricalMetadata", "true");
     }
+    p.put("includeHistoricalProtocol", "true"); // delta format: the protocol of each version that changes it
     if (maxFiles != null) {
       p.put("maxFiles", maxFiles.toString());
     }

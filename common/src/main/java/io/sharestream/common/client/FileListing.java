@@ -253,6 +253,9 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
       if (n.has("metaData")) {
         return parseMetadata(n.get("metaData"));
       }
+      if (n.has("protocol") && n.get("protocol").has("deltaProtocol")) {
+        return client.format().historicalProtocol(n.get("protocol"), what);
+      }
     } catch (IllegalArgumentException e) {
       throw Errors.protocol(what, e.getMessage());
     }

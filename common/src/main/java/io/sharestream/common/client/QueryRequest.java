@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * The body of {@code POST .../query}: a snapshot (latest, at {@code version} or at {@code timestamp}) or the data
- * changes from {@code startingVersion} to {@code endingVersion}; {@code maxFiles} pages the answer (the client
- * follows every page); hints pass through.
+ * changes from {@code startingVersion} to {@code endingVersion} (with {@code includeHistoricalProtocol}: the
+ * protocol changes among them); {@code maxFiles} pages the answer (the client follows every page); hints pass
+ * through.
  */
 public final class QueryRequest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -114,6 +115,7 @@ public final class QueryRequest {
     }
     if (startingVersion != null) {
       n.put("startingVersion", startingVersion);
+      n.put("includeHistoricalProtocol", true); // delta format: the protocol of each version that changes it
     }
     if (endingVersion != null) {
       n.put("endingVersion", endingVersion);

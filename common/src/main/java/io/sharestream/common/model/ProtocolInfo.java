@@ -8,9 +8,11 @@ import java.util.TreeSet;
 
 /**
  * The {@code protocol} line: the reader version a client needs and, from reader version 3 on, the table features
- * it must implement ({@code readerFeatures}, delta response format only; the parquet format always says 1).
+ * it must implement ({@code readerFeatures}, delta response format only; the parquet format always says 1). Asked
+ * with {@code includeHistoricalProtocol}, a history answer stamps its protocol lines with the {@link #version()} they
+ * take effect at, and a protocol changed after the start comes among the file lines of its version.
  */
-public final class ProtocolInfo {
+public final class ProtocolInfo implements SharingAction {
   /** The reader features this product reads (lower case), with the names the capabilities header uses. */
   public static final Set<String> SUPPORTED_READER_FEATURES =
       Collections.unmodifiableSet(new TreeSet<>(Set.of("deletionvectors", "columnmapping", "timestampntz")));
@@ -26,11 +28,17 @@ public final class ProtocolInfo {
   private final int minReaderVersion;
   private final int minWriterVersion;
   private final Set<String> readerFeatures;
+  private final Long version;
 
   public ProtocolInfo(int minReaderVersion, int minWriterVersion, Set<String> readerFeatures) {
+    this(minReaderVersion, minWriterVersion, readerFeatures, null);
+  }
+
+  private ProtocolInfo(int minReaderVersion, int minWriterVersion, Set<String> readerFeatures, Long version) {
     this.minReaderVersion = minReaderVersion;
     this.minWriterVersion = minWriterVersion;
     this.readerFeatures = Collections.unmodifiableSet(new TreeSet<>(readerFeatures));
+    this.version = version;
   }
 
   /** The parquet-format protocol line: only the reader version. */
@@ -43,6 +51,16 @@ public final class ProtocolInfo {
     Set<String> features = new TreeSet<>();
     n.path("readerFeatures").forEach(f -> features.add(f.asText()));
     return new ProtocolInfo(n.path("minReaderVersion").asInt(1), n.path("minWriterVersion").asInt(0), features);
+  }
+
+  /** This protocol as of table version {@code v} (null: not said). */
+  public ProtocolInfo withVersion(Long v) {
+    return new ProtocolInfo(minReaderVersion, minWriterVersion, readerFeatures, v);
+  }
+
+  /** The table version this protocol takes effect at, when the answer says (historical protocol), else null. */
+  public Long version() {
+    return version;
   }
 
   public int minReaderVersion() {
@@ -75,6 +93,7 @@ public final class ProtocolInfo {
         : "reader feature" + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing);
   }
 
+  /** Equal reader and writer requirements, whatever {@link #version()} each was stamped with. */
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof ProtocolInfo)) {
@@ -93,6 +112,7 @@ public final class ProtocolInfo {
   @Override
   public String toString() {
     return "ProtocolInfo{minReaderVersion=" + minReaderVersion + (minWriterVersion > 0 ? ", minWriterVersion="
-        + minWriterVersion : "") + (readerFeatures.isEmpty() ? "" : ", readerFeatures=" + readerFeatures) + "}";
+        + minWriterVersion : "") + (readerFeatures.isEmpty() ? "" : ", readerFeatures=" + readerFeatures)
+        + (version == null ? "" : ", version=" + version) + "}";
   }
 }

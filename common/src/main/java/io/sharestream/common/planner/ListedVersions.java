@@ -2,6 +2,7 @@ package io.sharestream.common.planner;
 
 import io.sharestream.common.errors.Errors;
 import io.sharestream.common.model.FileAction;
+import io.sharestream.common.model.ProtocolInfo;
 import io.sharestream.common.model.SharingAction;
 import io.sharestream.common.model.TableMetadata;
 import io.sharestream.common.planner.CommitRules.Commit;
@@ -13,16 +14,19 @@ import java.util.TreeMap;
 
 /**
  * One listing's actions grouped by version, with each version's commit time and whether change data was recorded
- * then; every metadata line is checked by the {@link SchemaTracker}.
+ * then; every metadata line is checked by the {@link SchemaTracker}, and a historical protocol needing a reader
+ * feature this product does not read stops the stream at its version.
  */
 final class ListedVersions {
   private final SchemaTracker schemas;
+  private final String table;
   private final TreeMap<Long, List<FileAction>> files = new TreeMap<>();
   private final Map<Long, Long> timestamps = new HashMap<>();
   private final TreeMap<Long, Boolean> cdfEnabledFrom = new TreeMap<>();
 
-  ListedVersions(SchemaTracker schemas) {
+  ListedVersions(SchemaTracker schemas, String table) {
     this.schemas = schemas;
+    this.table = table;
   }
 
   /** The listing's first metadata, that of {@code start}. */
@@ -38,6 +42,14 @@ final class ListedVersions {
       schemas.check(m, m.version());
       if (m.version() != null) {
         cdfEnabledFrom.put(m.version(), m.changeDataFeedEnabled());
+      }
+      return;
+    }
+    if (a instanceof ProtocolInfo) {
+      ProtocolInfo p = (ProtocolInfo) a;
+      String unsupported = p.unsupported();
+      if (unsupported != null && p.version() != null) {
+        schemas.stopAt(p.version(), Errors.unsupportedFeature("version " + p.version() + " of " + table, unsupported));
       }
       return;
     }

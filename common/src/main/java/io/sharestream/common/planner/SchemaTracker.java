@@ -1,5 +1,6 @@
 package io.sharestream.common.planner;
 
+import io.sharestream.common.errors.DeltaSharingException;
 import io.sharestream.common.errors.IncompatibleSchemaChangeException;
 import io.sharestream.common.errors.TableRecreatedException;
 import io.sharestream.common.model.TableMetadata;
@@ -36,7 +37,7 @@ final class SchemaTracker {
   /** Partition column names from the versions where a rename changed them (evolving engines only). */
   private final TreeMap<Long, List<String>> partitionColumns = new TreeMap<>();
   /** Versions a stream cannot read past, with the reason. */
-  private final TreeMap<Long, IncompatibleSchemaChangeException> stops = new TreeMap<>();
+  private final TreeMap<Long, DeltaSharingException> stops = new TreeMap<>();
 
   SchemaTracker(String table, TableMetadata start, long startVersion, boolean evolveOnRenameOrDrop) {
     this.table = table;
@@ -63,14 +64,22 @@ final class SchemaTracker {
     return e == null ? start.partitionColumns() : e.getValue();
   }
 
-  /** Whether a stream may read {@code version} (no rename or drop stopped it at or before it). */
+  /**
+   * Stops streams before {@code version} with {@code reason} (a protocol from that version on needs a reader feature
+   * not read): the versions before it are read, then {@link #checkReadable} fails.
+   */
+  synchronized void stopAt(long version, DeltaSharingException reason) {
+    stops.putIfAbsent(version, reason);
+  }
+
+  /** Whether a stream may read {@code version} (no rename, drop or protocol change stopped it at or before it). */
   synchronized boolean readable(long version) {
     return stops.floorEntry(version) == null;
   }
 
-  /** Fails when a stream may not read {@code version}: a rename or drop stopped it there. */
+  /** Fails when a stream may not read {@code version}: a rename, drop or protocol change stopped it there. */
   synchronized void checkReadable(long version) {
-    Map.Entry<Long, IncompatibleSchemaChangeException> stop = stops.floorEntry(version);
+    Map.Entry<Long, DeltaSharingException> stop = stops.floorEntry(version);
     if (stop != null) {
       throw stop.getValue();
     }

@@ -7,6 +7,7 @@ import io.sharestream.common.errors.ChangeDataNotRecordedException;
 import io.sharestream.common.errors.DeltaFormatRequiredException;
 import io.sharestream.common.errors.Errors;
 import io.sharestream.common.errors.InvalidRequestException;
+import io.sharestream.common.errors.UnsupportedTableFeatureException;
 import io.sharestream.common.errors.VersionNotAvailableException;
 import io.sharestream.common.model.FileAction;
 import io.sharestream.common.model.TableMetadata;
@@ -163,8 +164,16 @@ public final class SharingStreamPlanner implements StreamPlanner {
     Position pos = from;
     long top = stopAt != null ? lastVersionNeededFor(stopAt) : Math.min(latestVersion(), limits.lastVersion());
     while (pos.isStartingVersion() || pos.tableVersion() <= top) {
-      VersionWindow w = pos.isStartingVersion() ? snapshot(pos.tableVersion())
-          : window(pos.tableVersion(), Math.min(top, pos.tableVersion() + settings.versionsPerRequest() - 1));
+      VersionWindow w;
+      try {
+        w = pos.isStartingVersion() ? snapshot(pos.tableVersion())
+            : window(pos.tableVersion(), Math.min(top, pos.tableVersion() + settings.versionsPerRequest() - 1));
+      } catch (UnsupportedTableFeatureException e) {
+        if (!out.isEmpty() || !pos.equals(from)) {
+          return new Plan(out, pos); // the protocol from this version on is not read: first the versions before it
+        }
+        throw e;
+      }
       for (long v = pos.tableVersion(); v <= w.end; v++) {
         if (!w.snapshot && !schemas.readable(v)) {
           // a rename or drop stops the stream here: first the versions before it, then the failure
@@ -296,7 +305,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
   }
 
   private ListedVersions list(FetchSpec spec) {
-    ListedVersions l = new ListedVersions(schemas);
+    ListedVersions l = new ListedVersions(schemas, table.toString());
     try {
       lister.list(spec, m -> l.head(m, spec.startVersion()), a -> l.action(a, "listing " + spec + " of " + table));
     } catch (InvalidRequestException | VersionNotAvailableException e) {

@@ -51,8 +51,19 @@ final class Lines {
   }
 
   ObjectNode protocol(Protocol p) {
+    return protocol(p, null);
+  }
+
+  /**
+   * A protocol line; in delta format stamped with the table {@code version} it takes effect at when not null (the
+   * answer to {@code includeHistoricalProtocol}), which the parquet format has no place for.
+   */
+  ObjectNode protocol(Protocol p, Long version) {
     ObjectNode body = JSON.createObjectNode();
     if (delta) {
+      if (version != null) {
+        body.put("version", version);
+      }
       ObjectNode deltaProtocol = (ObjectNode) p.toJson().get("protocol");
       if (p.readerFeatures != null && p.readerFeatures.isEmpty()) {
         deltaProtocol.remove("readerFeatures");

@@ -19,6 +19,8 @@ final class QueryParams {
   final String refreshToken;
   final Long limitHint;
   final String jsonPredicateHints;
+  /** With {@code startingVersion}, in delta format: stamp protocol lines with their version, and send later ones. */
+  final boolean includeHistoricalProtocol;
 
   QueryParams(JsonNode body) {
     version = optLong(body, "version", ProtocolError.MALFORMED);
@@ -32,6 +34,7 @@ final class QueryParams {
     refreshToken = body.hasNonNull("refreshToken") ? body.get("refreshToken").asText() : null;
     limitHint = optLong(body, "limitHint", ProtocolError.INVALID);
     jsonPredicateHints = body.hasNonNull("jsonPredicateHints") ? body.get("jsonPredicateHints").asText() : null;
+    includeHistoricalProtocol = body.path("includeHistoricalProtocol").asBoolean(false);
 
     if (given() > 1) {
       throw ProtocolError.invalid("Please only provide one of: version, timestamp, startingVersion");

@@ -85,8 +85,7 @@ final class TableResponses {
         || req.capability("includeendstreamaction", "true");
     long latest = pinned != null ? pinned : log.latestVersion();
     if (p.startingVersion != null) {
-      return changesSince(req, table, log, fault, latestNegotiation, p.startingVersion, p.endingVersion, p.maxFiles,
-          page, queryKey, endMarker, latest);
+      return changesSince(req, table, log, fault, latestNegotiation, p, page, queryKey, endMarker, latest);
     }
     long v;
     if (page != null) {
@@ -166,8 +165,10 @@ final class TableResponses {
 
   /** {@code query} with {@code startingVersion}: add/remove actions with {@code dataChange=true} per version. */
   private int changesSince(Request req, SharedTable table, DeltaLog log, Faults.Rule fault, Negotiation n,
-      long startingVersion, Long endingVersion, Long maxFiles, Tokens.Page page, String queryKey, boolean endMarker,
-      long latestNow) throws IOException {
+      QueryParams p, Tokens.Page page, String queryKey, boolean endMarker, long latestNow) throws IOException {
+    long startingVersion = p.startingVersion;
+    Long endingVersion = p.endingVersion;
+    Long maxFiles = p.maxFiles;
     long latest = page != null ? page.version : latestNow;
     long end = checkRange(log, startingVersion, endingVersion, latest, "reading change data", false);
     Snapshot start = ApiHandler.tableState(log, startingVersion, ProtocolError.INVALID);
@@ -175,7 +176,8 @@ final class TableResponses {
     VersionStream stream = new VersionStream(req, table, log, fault, lines, n, maxFiles, page, queryKey, latest);
     stream.checkDeletionVectors(startingVersion, end);
     stream.out.start(startingVersion, lines.format(), endMarker, req.capability("includeendstreamaction", "true"));
-    stream.out.line(lines.protocol(start.protocol));
+    stream.historicalProtocol = p.includeHistoricalProtocol;
+    stream.out.line(lines.protocol(start.protocol, p.includeHistoricalProtocol ? startingVersion : null));
     stream.out.line(lines.metadata(start.metadata, table.historyShared, startingVersion, null));
     stream.run(startingVersion, end, false, true);
     return 200;
@@ -237,7 +239,8 @@ final class TableResponses {
     stream.checkDeletionVectors(start, end);
     boolean endMarker = maxFiles != null || page != null || req.capability("includeendstreamaction", "true");
     stream.out.start(start, lines.format(), endMarker, req.capability("includeendstreamaction", "true"));
-    stream.out.line(lines.protocol(first.protocol));
+    stream.historicalProtocol = Boolean.parseBoolean(req.param("includeHistoricalProtocol"));
+    stream.out.line(lines.protocol(first.protocol, stream.historicalProtocol ? start : null));
     stream.out.line(lines.metadata(head, table.historyShared, historical ? start : latest, null));
     stream.run(start, end, true, historical);
     return 200;
@@ -279,6 +282,8 @@ final class TableResponses {
     final String queryKey;
     final long pinned;
     final SignedFiles signer;
+    /** Whether protocol changes after the first version are sent (stamped with their version). */
+    boolean historicalProtocol;
     long emitted;
     String next;
 
@@ -332,6 +337,12 @@ final class TableResponses {
             if (a instanceof Metadata) {
               if (historicalMetadata && version > from && skip == 0) {
                 out.line(lines.metadata((Metadata) a, table.historyShared, version, null));
+              }
+              return true;
+            }
+            if (a instanceof Protocol) {
+              if (historicalProtocol && version > from && skip == 0) {
+                out.line(lines.protocol((Protocol) a, version));
               }
               return true;
             }
