@@ -128,6 +128,35 @@ class DeltaFormatTablesTest {
     assertThat(harness.readAll("mapped.s.sc.t0", false)).hasSize(3);
   }
 
+  @Test
+  void deletionVectorsSwitchedOnWhileStreamingAreReadFromTheirVersionOnAndAfterAStopAndResume() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("switch"), ChangeMatrix.SCHEMA).commit(); // 0
+    table.append(ChangeMatrix.rows(0, 4), 2); // 1: parquet answers
+    table.append(ChangeMatrix.rows(4, 6)); // 2
+    String profile = serve("switch", true, table);
+    harness.deploy("switch", ConnectHarness.config(profile, "s.sc.t0", "startingVersion", "1", "readChangeFeed",
+        "true", "topic.prefix", "switch.", "poll.interval.ms", "200"), 1);
+    harness.read("switch.s.sc.t0", 6, ConnectorStreamingTest.WAIT);
+
+    table.setProperty("delta.enableDeletionVectors", "true"); // 3: delta answers from now on
+    table.append(ChangeMatrix.rows(6, 10), 2); // 4
+    harness.read("switch.s.sc.t0", 10, ConnectorStreamingTest.WAIT);
+    harness.connect.stopConnector("switch");
+    harness.connect.assertions().assertConnectorIsStopped("switch", "did not stop");
+    table.deleteWhere(r -> ((Number) r.get("id")).longValue() % 2 == 0); // 5: deletion vectors
+    table.append(ChangeMatrix.rows(10, 11)); // 6
+    harness.connect.resumeConnector("switch");
+
+    List<ConnectHarness.Rec> got = harness.read("switch.s.sc.t0", 16, ConnectorStreamingTest.WAIT);
+    List<String> flow = got.stream().map(ConnectHarness.Rec::flow).collect(Collectors.toList());
+    assertThat(flow.subList(10, 16)).containsExactlyInAnyOrder("0:delete@5/u0", "2:delete@5/u2", "4:delete@5/u4",
+        "6:delete@5/u6", "8:delete@5/u8", "10:insert@6/u10");
+    assertThat(flow.subList(0, 10)).extracting(f -> f.substring(0, f.indexOf(':'))).doesNotHaveDuplicates()
+        .hasSize(10);
+    Thread.sleep(1000);
+    assertThat(harness.readAll("switch.s.sc.t0", false)).hasSize(16);
+  }
+
   private static Map<String, Object> row(long id, Object... values) {
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("id", id);

@@ -109,6 +109,36 @@ class DatabricksSharesTest {
   }
 
   @Test
+  void deletionVectorsSwitchedOnBetweenTwoRunsOfAStreamAreReadFromTheirVersionOn() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("t"), ChangeMatrix.SCHEMA).commit();
+    table.append(ChangeMatrix.rows(0, 4), 2); // 1: parquet answers
+    DeltaSharingServer server = start(DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true));
+    String path = profile(server) + "#s.sc.t";
+    String out = tmp.resolve("out").toString();
+    String checkpoint = tmp.resolve("checkpoint").toString();
+    Runnable run = () -> {
+      try {
+        spark.readStream().format("deltaSharing").option("startingVersion", "1").option("readChangeFeed", "true")
+            .load(path).writeStream().format("parquet").option("path", out)
+            .option("checkpointLocation", checkpoint).trigger(Trigger.Once()).start().awaitTermination();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    };
+    run.run();
+    table.setProperty("delta.enableDeletionVectors", "true"); // 2: delta answers from now on
+    table.append(ChangeMatrix.rows(4, 8), 2); // 3
+    table.deleteWhere(r -> ((Number) r.get("id")).longValue() % 2 == 0); // 4: deletion vectors
+    run.run();
+
+    List<String> flow = spark.read().parquet(out).collectAsList().stream()
+        .map(r -> r.getAs("id") + ":" + r.getAs("_change_type") + "@" + r.getAs("_commit_version")).sorted()
+        .collect(Collectors.toList());
+    assertThat(flow).containsExactly("0:delete@4", "0:insert@1", "1:insert@1", "2:delete@4", "2:insert@1",
+        "3:insert@1", "4:delete@4", "4:insert@3", "5:insert@3", "6:delete@4", "6:insert@3", "7:insert@3");
+  }
+
+  @Test
   void aStreamResumedInsideAVersionAfterItsAnswersTurnedToDeltaReadsEveryRowOnce() throws Exception {
     DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("t"), ChangeMatrix.SCHEMA).commit();
     table.append(ChangeMatrix.rows(0, 20), 2); // version 1: 10 files
