@@ -9,12 +9,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sharestream.testkit.delta.ColumnMappingMatrix;
 import io.sharestream.testkit.delta.DeletionVectorMatrix;
 import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.delta.DeltaType;
 import io.sharestream.testkit.delta.Samples;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,7 +46,14 @@ class ReadCommandsTest {
       long first = f * 1000L;
       big.appendGenerated(1000, i -> Fixtures.order(1 + (first + i) % 9, "r" + (first + i), "1.00"));
     }
+    DeltaTableWriter widened = DeltaTableWriter.create(tmp.resolve("widened"), DeltaType.struct(
+        DeltaType.field("id", DeltaType.INTEGER), DeltaType.field("price", DeltaType.decimal(5, 2)))).commit();
+    widened.append(List.of(Map.of("id", 1, "price", new BigDecimal("9.99"))));
+    widened.widenColumn("id", DeltaType.LONG);
+    widened.widenColumn("price", DeltaType.decimal(12, 4));
+    widened.append(List.of(Map.of("id", 5_000_000_000L, "price", new BigDecimal("12345678.1234"))));
     server = DeltaSharingServer.builder().table("s", "sc", "orders", tmp.resolve("orders"), true)
+        .table("s", "sc", "widened", tmp.resolve("widened"), true)
         .table("s", "sc", "dv", tmp.resolve("dv"), true).table("s", "sc", "cm", tmp.resolve("cm"), true)
         .table("s", "sc", "types", tmp.resolve("types"), true).table("s", "sc", "big", tmp.resolve("big"), true)
         .view("s", "sc", "orders_view", tmp.resolve("orders")).start();
@@ -95,6 +105,15 @@ class ReadCommandsTest {
     assertThat(r.code()).isZero();
     assertThat(ids(r)).containsExactlyInAnyOrder("1/a", "2/b2");
     assertThat(server.requests().entries(Endpoint.QUERY_STATUS)).isNotEmpty();
+  }
+
+  @Test
+  void headOfATypeWidenedTableGivesOldFilesUnderTheWideTypes() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.widened");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.outLines()).containsExactlyInAnyOrder("{\"id\":1,\"price\":9.9900}",
+        "{\"id\":5000000000,\"price\":12345678.1234}");
   }
 
   @Test

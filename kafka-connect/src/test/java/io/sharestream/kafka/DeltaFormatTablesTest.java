@@ -157,6 +157,44 @@ class DeltaFormatTablesTest {
     assertThat(harness.readAll("switch.s.sc.t0", false)).hasSize(16);
   }
 
+  @Test
+  void aColumnWidenedWhileStreamingGivesTheRecordsANewValueSchemaVersionAndOldFilesReadWide() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("widened"), DeltaType.struct(
+        DeltaType.field("id", DeltaType.LONG, false), DeltaType.field("qty", DeltaType.INTEGER))).commit(); // 0
+    table.append(List.of(row(0, "qty", 5))); // 1
+    String profile = serve("widened", true, table);
+    harness.deploy("widened", ConnectHarness.config(profile, "s.sc.t0", "startingVersion", "0",
+        "topic.prefix", "widened.", "poll.interval.ms", "200", "value.converter",
+        "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable", "true"), 1);
+    List<ConnectHarness.Rec> first = harness.read("widened.s.sc.t0", 1, ConnectorStreamingTest.WAIT);
+    table.widenColumn("qty", DeltaType.LONG); // 2
+    table.append(List.of(row(1, "qty", 5_000_000_000L))); // 3
+
+    List<ConnectHarness.Rec> all = harness.read("widened.s.sc.t0", 2, ConnectorStreamingTest.WAIT);
+    assertThat(qtyType(first.get(0))).isEqualTo("int32");
+    assertThat(qtyType(all.get(1))).isEqualTo("int64");
+    assertThat(all.get(1).value.path("payload").path("qty").asLong()).isEqualTo(5_000_000_000L);
+    assertThat(all.get(1).value.path("schema").path("version").asInt())
+        .isGreaterThan(first.get(0).value.path("schema").path("version").asInt());
+
+    // a connector started after the widening reads the old file under the wide type
+    harness.deploy("widened-later", ConnectHarness.config(profile, "s.sc.t0", "startingVersion", "0",
+        "topic.prefix", "widened-later.", "value.converter", "org.apache.kafka.connect.json.JsonConverter",
+        "value.converter.schemas.enable", "true"), 1);
+    List<ConnectHarness.Rec> later = harness.read("widened-later.s.sc.t0", 2, ConnectorStreamingTest.WAIT);
+    assertThat(later).extracting(DeltaFormatTablesTest::qtyType).containsOnly("int64");
+    assertThat(later.get(0).value.path("payload").path("qty").asLong()).isEqualTo(5L);
+  }
+
+  private static String qtyType(ConnectHarness.Rec r) {
+    for (JsonNode f : r.value.path("schema").path("fields")) {
+      if (f.path("field").asText().equals("qty")) {
+        return f.path("type").asText();
+      }
+    }
+    return null;
+  }
+
   private static Map<String, Object> row(long id, Object... values) {
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("id", id);

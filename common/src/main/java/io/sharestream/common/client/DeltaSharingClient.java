@@ -23,18 +23,18 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Delta Sharing REST client: every endpoint the streaming and batch paths need, over {@code java.net.http}
@@ -45,7 +45,7 @@ import java.util.concurrent.ExecutionException;
  */
 public final class DeltaSharingClient implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DeltaSharingClient.class);
+  private static final Logger LOG = LoggerFactory.getLogger(DeltaSharingClient.class);
 
   /**
    * The file-id scheme every file listing asks for ({@code fileidhash}), whatever the answer's format: ids, and with
@@ -249,47 +249,9 @@ public final class DeltaSharingClient implements AutoCloseable {
     return n.hasNonNull("id") ? n.get("id").asText() : null;
   }
 
-  private Iterator<ListedItem> paged(String path, String what, java.util.function.Function<JsonNode, ListedItem> item) {
-    return new Iterator<ListedItem>() {
-      private final List<ListedItem> page = new ArrayList<>();
-      private int next;
-      private String token;
-      private boolean done;
-
-      @Override
-      public boolean hasNext() {
-        while (next >= page.size() && !done) {
-          fetch();
-        }
-        return next < page.size();
-      }
-
-      @Override
-      public ListedItem next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        return page.get(next++);
-      }
-
-      private void fetch() {
-        Map<String, String> q = new LinkedHashMap<>();
-        if (token != null) {
-          q.put("pageToken", token);
-        }
-        JsonNode body = getJson(path, q, what);
-        page.clear();
-        next = 0;
-        body.path("items").forEach(n -> page.add(item.apply(n)));
-        String t = body.hasNonNull("nextPageToken") ? body.get("nextPageToken").asText() : "";
-        if (t.isEmpty()) {
-          done = true;
-        } else if (t.equals(token)) {
-          throw Errors.protocol(what, "the server returned the same nextPageToken twice");
-        }
-        token = t.isEmpty() ? null : t;
-      }
-    };
+  private Iterator<ListedItem> paged(String path, String what, Function<JsonNode, ListedItem> item) {
+    return new ListPages(token -> getJson(path, token == null ? Map.of() : Map.of("pageToken", token), what), what,
+        item);
   }
 
   private JsonNode getJson(String path, Map<String, String> query, String what) {
@@ -404,8 +366,8 @@ public final class DeltaSharingClient implements AutoCloseable {
   // ------------------------------------------------------------------ query and changes
 
   /**
-   * Runs a query; the returned listing streams its lines and must be closed. A snapshot query announces that it may
-   * be answered asynchronously ({@link QueryPages}).
+   * Runs a query; the returned listing streams its lines and must be closed. The query announces that it may be
+   * answered asynchronously ({@link QueryPages}).
    */
   public FileListing query(TableRef table, QueryRequest request) {
     String what = "the query of " + table + " " + request;

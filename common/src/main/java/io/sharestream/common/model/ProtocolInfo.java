@@ -15,7 +15,8 @@ import java.util.TreeSet;
 public final class ProtocolInfo implements SharingAction {
   /** The reader features this product reads (lower case), with the names the capabilities header uses. */
   public static final Set<String> SUPPORTED_READER_FEATURES =
-      Collections.unmodifiableSet(new TreeSet<>(Set.of("deletionvectors", "columnmapping", "timestampntz")));
+      Collections.unmodifiableSet(new TreeSet<>(Set.of("deletionvectors", "columnmapping", "timestampntz",
+          "typewidening", "typewidening-preview")));
   /**
    * Reader features that concern only how a table's log is kept (v2 checkpoints, the vacuum protocol check): the
    * sharing server reads the log, a recipient reads files, so a table with them is read as any other.

@@ -78,7 +78,8 @@ final class ValueConverters {
     PrimitiveTypeName physical = p.getPrimitiveTypeName();
     if (type instanceof DecimalType) {
       int scale = ((DecimalType) type).scale();
-      int fileScale = p.getDecimalMetadata() != null ? p.getDecimalMetadata().getScale() : scale;
+      // an integer file column (int or long widened to decimal) has scale 0, not the table's
+      int fileScale = p.getOriginalType() == OriginalType.DECIMAL ? p.getDecimalMetadata().getScale() : 0;
       return new PrimitiveConverter() {
         private BigDecimal fix(BigDecimal d) {
           return d.scale() == scale ? d : d.setScale(scale, RoundingMode.UNNECESSARY);
@@ -146,6 +147,11 @@ final class ValueConverters {
           public void addFloat(float v) {
             sink.accept((double) v);
           }
+
+          @Override
+          public void addInt(int v) { // byte, short or int widened to double
+            sink.accept((double) v);
+          }
         };
       case STRING:
         return new DictionaryAware<>(sink, Binary::toStringUsingUTF8);
@@ -154,6 +160,10 @@ final class ValueConverters {
       case TIMESTAMP:
       case TIMESTAMP_NTZ: {
         boolean ntz = type == PrimitiveType.TIMESTAMP_NTZ;
+        if (ntz && physical == PrimitiveTypeName.INT32 && p.getOriginalType() == OriginalType.DATE) {
+          // date widened to timestamp_ntz: midnight of the (rebased) day
+          return ints(v -> sink.accept(LocalDate.ofEpochDay(calendar.days(v, path)).atStartOfDay()));
+        }
         if (physical == PrimitiveTypeName.INT96) {
           return new DictionaryAware<Object>(sink,
               b -> timestamp(calendar.int96Micros(int96Micros(b), path), ntz));

@@ -8,6 +8,7 @@ import io.sharestream.common.types.ColumnMapping;
 import io.sharestream.common.types.SchemaCompatibility;
 import io.sharestream.common.types.StructField;
 import io.sharestream.common.types.StructType;
+import io.sharestream.common.types.TypeWidening;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,9 +21,11 @@ import org.slf4j.LoggerFactory;
  * The schema a stream reads each version with (SPEC §4b, §6). The stream starts with the table's schema at its
  * latest version; versions up to that one are history and are read with it (by physical name or column id under
  * column mapping, so renames and drops before the start need nothing). Metadata committed later is checked: another
- * table id fails; added columns widen the schema from their version on; under column mapping a RENAME or DROP
- * either stops the stream at its version (Spark: a restart continues with the new schema) or, when the engine
- * evolves, gives the versions from it the new schema (Kafka); any other change fails.
+ * table id fails; added columns widen the schema from their version on; under column mapping a RENAME or DROP,
+ * and a column's type widened (Delta's type widening), either stops the stream at its version (Spark: a restart
+ * continues with the new schema) or, when the engine evolves, gives the versions from it the new schema (Kafka);
+ * any other change fails. History is read under the start schema, widened types included (older files keep the
+ * narrow type and are read as the wide one).
  */
 final class SchemaTracker {
   private static final Logger LOG = LoggerFactory.getLogger(SchemaTracker.class);
@@ -98,7 +101,10 @@ final class SchemaTracker {
       return; // read by physical name or id with the start schema: renames and drops before the start are fine
     }
     StructType current = history ? start.schema() : schemaAt(version);
-    List<String> renamed = mapped ? ColumnMapping.renamesAndDrops(current, m.schema()) : List.of();
+    List<String> renamed = new ArrayList<>(mapped ? ColumnMapping.renamesAndDrops(current, m.schema()) : List.of());
+    if (!history) {
+      renamed.addAll(TypeWidening.widenings(current, m.schema(), ""));
+    }
     if (!renamed.isEmpty()) {
       renameOrDrop(m, version, renamed);
       return;

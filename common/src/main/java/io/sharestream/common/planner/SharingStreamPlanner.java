@@ -21,9 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -467,40 +465,8 @@ public final class SharingStreamPlanner implements StreamPlanner {
 
   /** Units whose URLs expire within the refresh margin, refreshed; cached windows then hand out the fresh ones. */
   private List<WorkUnit> refreshExpiring(List<WorkUnit> units) {
-    long threshold = clock.millis() + settings.urlRefreshMargin().toMillis();
-    Map<FetchSpec, Map<String, FileAction>> fresh = new HashMap<>();
-    Map<String, WorkUnit> refreshed = new HashMap<>();
-    List<WorkUnit> out = new ArrayList<>(units.size());
-    for (WorkUnit u : units) {
-      Long exp = u.file().expirationTimestamp();
-      if (exp == null || exp > threshold) {
-        out.add(u);
-        continue;
-      }
-      Map<String, FileAction> listed = fresh.computeIfAbsent(u.fetch(), lister::fresh);
-      WorkUnit r = u.withFiles(relisted(listed, u.file(), u), u.previous() == null ? null
-          : relisted(listed, u.previous(), u));
-      refreshed.put(unitKey(r), r);
-      out.add(r);
-    }
-    if (!refreshed.isEmpty()) {
-      LOG.debug("Refreshed pre-signed URLs of {} before they expire", fresh.keySet());
-      windows.replace(refreshed, SharingStreamPlanner::unitKey);
-    }
-    return out;
-  }
-
-  private FileAction relisted(Map<String, FileAction> listed, FileAction f, WorkUnit u) {
-    FileAction r = listed.get(FileLister.key(f));
-    if (r == null) {
-      throw Errors.protocol("refreshing URLs of " + u.fetch() + " of " + table, "file " + f.id()
-          + " is no longer listed");
-    }
-    return r;
-  }
-
-  private static String unitKey(WorkUnit u) {
-    return u.fetch() + "/" + FileLister.key(u.file());
+    return ExpiringUrls.refresh(units, clock.millis() + settings.urlRefreshMargin().toMillis(), lister, windows,
+        table.toString());
   }
 
   @Override

@@ -55,7 +55,8 @@ public final class PartitionValues {
         case BINARY: return value.getBytes(StandardCharsets.UTF_8);
         case DATE: return LocalDate.parse(value);
         case TIMESTAMP: return timestamp(value, zone);
-        case TIMESTAMP_NTZ: return LocalDateTime.parse(value, LOCAL);
+        case TIMESTAMP_NTZ: // a date partition widened to timestamp_ntz keeps its date values: midnight
+          return value.length() == 10 ? LocalDate.parse(value).atStartOfDay() : LocalDateTime.parse(value, LOCAL);
         default: throw new IllegalArgumentException("unsupported partition type " + type.simpleString());
       }
     } catch (RuntimeException e) {

@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * Whether data written with one schema can be read with another, the rule of the reference streaming source: every
  * column of the data's schema exists in the read schema (names case-insensitive, case must match exactly), with the
- * same type recursively, and nothing non-nullable in the read schema is nullable in the data. Columns the read
+ * same type recursively or one Delta's type widening reads it as ({@link TypeWidening}), and nothing non-nullable in the read schema is nullable in the data. Columns the read
  * schema has beyond the data's read as null (an additive change).
  */
 public final class SchemaCompatibility {
@@ -60,7 +60,7 @@ public final class SchemaCompatibility {
       String key = check(d.keyType(), r.keyType(), path + ".key");
       return key != null ? key : check(d.valueType(), r.valueType(), path + ".value");
     }
-    return data.equals(read) ? null
+    return TypeWidening.canWiden(data, read) ? null
         : "column '" + path + "' changed type from " + read.simpleString() + " to " + data.simpleString();
   }
 }

@@ -150,7 +150,8 @@ class DeltaSharingClientTest {
       assertThat(l.minUrlExpirationTimestamp()).isGreaterThan(System.currentTimeMillis());
     }
     assertThat(server.requests().entries(Endpoint.QUERY).get(0).capabilities).isEqualTo("responseformat=delta,"
-        + "parquet;readerfeatures=columnmapping,deletionvectors,timestampntz;includeendstreamaction=true;asyncquery=true");
+        + "parquet;readerfeatures=columnmapping,deletionvectors,timestampntz,typewidening,"
+        + "typewidening-preview;includeendstreamaction=true;asyncquery=true");
   }
 
   @Test

@@ -471,6 +471,39 @@ public final class DeltaTableWriter {
     }
   }
 
+  /**
+   * Widens the type of the column at {@code path} ({@code a}, or {@code a.b} for a field of a struct) to {@code to}, as
+   * Delta's type widening does: a metadata commit recording {@code {"fromType","toType"}} in the field's
+   * {@code delta.typeChanges} metadata, the protocol given the {@code typeWidening} reader and writer feature. Files
+   * written before keep the old type; later appends are written with the new one. The kit does not check that the
+   * change is one Delta allows: tests of refused changes commit them too.
+   */
+  public long widenColumn(String path, DeltaType to) {
+    Snapshot s = snapshot();
+    StructType schema = ColumnMapping.alter(s.metadata.schema(), List.of(path.split("\\.")), f -> {
+      Map<String, Object> metadata = new LinkedHashMap<>(f.metadata);
+      List<Object> changes = new ArrayList<>();
+      Object before = metadata.get("delta.typeChanges");
+      if (before instanceof List) {
+        changes.addAll((List<?>) before);
+      }
+      Map<String, Object> change = new LinkedHashMap<>();
+      change.put("fromType", f.type.toJson().asText());
+      change.put("toType", to.toJson().asText());
+      changes.add(change);
+      metadata.put("delta.typeChanges", changes);
+      return new Field(f.name, to, f.nullable, metadata);
+    });
+    List<DeltaAction> actions = new ArrayList<>();
+    Protocol p = s.protocol;
+    if (p.readerFeatures == null || !p.readerFeatures.contains("typeWidening")) {
+      actions.add(Protocols.withFeature(p, "typeWidening", true));
+    }
+    actions.add(s.metadata.withSchema(schema.toSchemaString()));
+    return commit(actions, "CHANGE COLUMN", DeltaAction.JSON.createObjectNode().put("column", path)
+        .put("newType", to.toJson().asText()));
+  }
+
   /** Replaces the schema (any change, compatible or not): for tests of incompatible schema changes. */
   public long replaceSchema(StructType schema) {
     Snapshot s = snapshot();
