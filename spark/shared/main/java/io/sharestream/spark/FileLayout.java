@@ -8,13 +8,21 @@ import io.sharestream.common.types.StructType;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport$;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetWriteSupport;
 import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetPartitionReaderFactory;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.sources.Filter;
@@ -29,12 +37,21 @@ import org.apache.spark.util.SerializableConfiguration;
  * How one kind of file is read: what Spark's reader reads from it (data columns, under their physical names; plus
  * {@code _change_type} from a change data file), the constant columns appended, and where each output column
  * comes from; then a file's rows or batches in the scan's column order, without the rows its deletion vectors mark.
+ * Where a read column's type was widened, a file written before is read with its narrow types by a layout of its
+ * own ({@link #forFile}), its values widened to the table's types ({@link Widening}, {@link WideningVector}).
  */
 final class FileLayout implements Serializable {
   private static final long serialVersionUID = 1L;
   final ParquetPartitionReaderFactory inner;
   final org.apache.spark.sql.types.StructType partitionSchema;
   private final DataType[] innerTypes;
+  /** Per column Spark's reader reads: the table's type where the reader reads a narrower one, else null. */
+  private final DataType[] wideTypes;
+  /** Per data column read: its table type when its type (or a nested one) was widened, else null; null if none. */
+  private final io.sharestream.common.types.DataType[] widened;
+  /** With {@link #widened}: the SQL conf's settings, to rebuild it on an executor (its deserialized copy is empty). */
+  private final HashMap<String, String> sqlConf;
+  private transient Map<org.apache.spark.sql.types.StructType, FileLayout> narrowLayouts;
   private final int[] toOutput;
   private final int changeTypeIndex;
   private final int changeTypeOutput;
@@ -79,6 +96,19 @@ final class FileLayout implements Serializable {
       types.add(f.dataType());
     }
     this.innerTypes = types.toArray(new DataType[0]);
+    this.wideTypes = new DataType[innerTypes.length];
+    io.sharestream.common.types.DataType[] widenedTypes =
+        new io.sharestream.common.types.DataType[readData.size()];
+    boolean anyWidened = false;
+    for (int i = 0; i < readData.size(); i++) {
+      io.sharestream.common.types.StructField f = Widening.field(tableSchema, readData.fields()[i].name());
+      if (Widening.widened(f)) {
+        widenedTypes[i] = f.type();
+        anyWidened = true;
+      }
+    }
+    this.widened = anyWidened ? widenedTypes : null;
+    this.sqlConf = anyWidened ? settings(conf) : null;
     this.toOutput = new int[output.size()];
     boolean same = innerNames.size() == output.size();
     int changeTypeOut = -1;
@@ -92,6 +122,96 @@ final class FileLayout implements Serializable {
     this.identity = same;
     this.changeTypeIndex = changeData ? innerNames.indexOf(SparkSchemas.CHANGE_TYPE) : -1;
     this.changeTypeOutput = changeTypeOut;
+  }
+
+  /** A copy of {@code wide} reading {@code narrow}: a file's narrower types, Spark's reader built here (executor). */
+  private FileLayout(FileLayout wide, org.apache.spark.sql.types.StructType narrow) {
+    this.partitionSchema = wide.partitionSchema;
+    this.toOutput = wide.toOutput;
+    this.changeTypeIndex = wide.changeTypeIndex;
+    this.changeTypeOutput = wide.changeTypeOutput;
+    this.identity = false;
+    this.widened = null;
+    this.sqlConf = null;
+    this.innerTypes = wide.innerTypes.clone();
+    this.wideTypes = new DataType[innerTypes.length];
+    org.apache.spark.sql.types.StructType data = wide.inner.dataSchema();
+    for (int i = 0; i < narrow.size(); i++) {
+      org.apache.spark.sql.types.StructField f = narrow.fields()[i];
+      if (!f.dataType().equals(innerTypes[i])) {
+        wideTypes[i] = innerTypes[i];
+        innerTypes[i] = f.dataType();
+        data = withType(data, f);
+      }
+    }
+    Configuration c = new Configuration(wide.inner.broadcastedConf().value().value());
+    c.set(ParquetReadSupport$.MODULE$.SPARK_ROW_REQUESTED_SCHEMA(), narrow.json());
+    c.set(ParquetWriteSupport.SPARK_ROW_SCHEMA(), narrow.json());
+    ParquetWriteSupport.setSchema(narrow, c);
+    SQLConf conf = new SQLConf();
+    wide.sqlConf.forEach(conf::setConfString);
+    this.inner = SparkApi.parquetReaders(conf, new LocalBroadcast<>(new SerializableConfiguration(c)), data, narrow,
+        partitionSchema, wide.inner.filters());
+  }
+
+  private static HashMap<String, String> settings(SQLConf conf) {
+    HashMap<String, String> out = new HashMap<>();
+    scala.collection.Iterator<scala.Tuple2<String, String>> all = conf.getAllConfs().iterator();
+    while (all.hasNext()) {
+      scala.Tuple2<String, String> e = all.next();
+      out.put(e._1(), e._2());
+    }
+    return out;
+  }
+
+  private static org.apache.spark.sql.types.StructType withType(org.apache.spark.sql.types.StructType s,
+      org.apache.spark.sql.types.StructField field) {
+    org.apache.spark.sql.types.StructField[] fields = s.fields().clone();
+    for (int i = 0; i < fields.length; i++) {
+      if (fields[i].name().equals(field.name())) {
+        fields[i] = new org.apache.spark.sql.types.StructField(field.name(), field.dataType(), fields[i].nullable(),
+            fields[i].metadata());
+      }
+    }
+    return DataTypes.createStructType(fields);
+  }
+
+  /** Whether a file may hold narrower types than this layout reads (a read column's type was widened). */
+  boolean widens() {
+    return widened != null;
+  }
+
+  /**
+   * The layout for a file whose Parquet schema is {@code footer}: this one, or where the file holds a widened
+   * column with its type before the widening, one that reads it with that type and widens its values (one per
+   * combination of narrow types, built once per reader factory). Fails on a file type the table's is no widening of.
+   */
+  FileLayout forFile(MessageType footer, String where) {
+    if (widened == null) {
+      return this;
+    }
+    org.apache.spark.sql.types.StructField[] read = inner.readDataSchema().fields().clone();
+    boolean narrower = false;
+    for (int i = 0; i < widened.length; i++) {
+      Type written = widened[i] == null ? null : Widening.child(footer, read[i].name());
+      if (written != null) {
+        DataType t = Widening.readType(written, read[i].dataType(), widened[i], read[i].name(), where);
+        if (!t.equals(read[i].dataType())) {
+          read[i] = new org.apache.spark.sql.types.StructField(read[i].name(), t, read[i].nullable(),
+              read[i].metadata());
+          narrower = true;
+        }
+      }
+    }
+    if (!narrower) {
+      return this;
+    }
+    synchronized (this) {
+      if (narrowLayouts == null) {
+        narrowLayouts = new ConcurrentHashMap<>();
+      }
+    }
+    return narrowLayouts.computeIfAbsent(DataTypes.createStructType(read), n -> new FileLayout(this, n));
   }
 
   /**
@@ -144,7 +264,8 @@ final class FileLayout implements Serializable {
     Object[] values = new Object[toOutput.length];
     for (int j = 0; j < values.length; j++) {
       int i = toOutput[j];
-      values[j] = r.isNullAt(i) ? null : r.get(i, innerTypes[i]);
+      values[j] = r.isNullAt(i) ? null : wideTypes[i] == null ? r.get(i, innerTypes[i])
+          : Widening.value(r.get(i, innerTypes[i]), innerTypes[i], wideTypes[i]);
     }
     return new GenericInternalRow(values);
   }
@@ -187,6 +308,9 @@ final class FileLayout implements Serializable {
           ColumnVector[] columns = new ColumnVector[toOutput.length];
           for (int j = 0; j < columns.length; j++) {
             ColumnVector c = b.column(toOutput[j]);
+            if (wideTypes[toOutput[j]] != null) {
+              c = new WideningVector(c, wideTypes[toOutput[j]]);
+            }
             columns[j] = rows == null ? c : new SelectedRowsVector(c, rows, count);
           }
           if (perRow) {

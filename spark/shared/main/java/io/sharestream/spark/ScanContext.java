@@ -64,7 +64,7 @@ final class ScanContext {
 
   private SharingReaderFactory newReaderFactory() {
     SparkSession spark = SparkSession.active();
-    SQLConf conf = withRebaseModes(spark.sessionState().conf());
+    SQLConf conf = withNestedWideningAsRows(withRebaseModes(spark.sessionState().conf()));
     return new SharingReaderFactory(client, options.table(), options.stream().filesPerRequest(), metadata.schema(),
         metadata.partitionColumns(), options.stream().read(), output, dataFilters, conf,
         readData -> broadcast(spark, conf, readData));
@@ -83,6 +83,22 @@ final class ScanContext {
       c.setConfString("spark.sql.legacy.parquet.int96RebaseModeInRead", options.int96RebaseMode().name());
     }
     return c;
+  }
+
+  /**
+   * {@code conf}, or when a nested column read had a type widened, a copy reading nested columns as rows (Spark 3.5+
+   * reads them in batches; {@link WideningVector} widens flat columns only).
+   */
+  private SQLConf withNestedWideningAsRows(SQLConf conf) {
+    for (org.apache.spark.sql.types.StructField f : output.fields()) {
+      if (!(f.dataType() instanceof org.apache.spark.sql.types.AtomicType)
+          && Widening.widened(Widening.field(metadata.schema(), f.name()))) {
+        SQLConf c = conf.clone();
+        c.setConfString("spark.sql.parquet.enableNestedColumnVectorizedReader", "false");
+        return c;
+      }
+    }
+    return conf;
   }
 
   /** The Hadoop conf Spark's Parquet reader takes its settings from, for reading {@code readData}. */

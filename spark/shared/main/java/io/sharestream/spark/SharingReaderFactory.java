@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.spark.TaskContext;
 import org.apache.spark.TaskContext$;
 import org.apache.spark.broadcast.Broadcast;
@@ -46,7 +47,8 @@ import org.apache.spark.util.SerializableConfiguration;
  * values, and the change feed's version, commit time and (for added or removed files) change type, are constant
  * columns. Columns come out in the scan's order, under their logical names (column mapping: Spark reads the
  * physical ones); rows deletion vectors mark are left out of rows and vectorized batches alike; in default mode a
- * change data file yields only its new row images ({@link FileLayout}: each kind of file's columns and rows).
+ * change data file yields only its new row images ({@link FileLayout}: each kind of file's columns and rows). A file
+ * written before a column's type was widened is read with its narrow type, widened as it is read.
  */
 final class SharingReaderFactory implements PartitionReaderFactory {
   private static final long serialVersionUID = 2L;
@@ -235,10 +237,20 @@ final class SharingReaderFactory implements PartitionReaderFactory {
           release(i);
           continue;
         }
-        FileLayout layout = layout(u);
+        FileLayout layout = forFile(layout(u), u, inputs.get(i));
         InputFileBlockHolder.set(path, 0, u.file().size());
         PartitionedFile file = SparkApi.file(constants(layout, u, selected), path, u.file().size());
         current = adapt.adapt(layout, u, selected, outsideTask(() -> open.open(layout, file)));
+      }
+    }
+
+    /** {@code layout}, or where a column's type was widened, the layout for the types the file holds. */
+    private FileLayout forFile(FileLayout layout, WorkUnit u, HttpInputFile input) throws IOException {
+      if (!layout.widens()) {
+        return layout;
+      }
+      try (ParquetFileReader footer = ParquetFileReader.open(input)) { // the prefetched tail: no request
+        return layout.forFile(footer.getFooter().getFileMetaData().getSchema(), u.describe());
       }
     }
 

@@ -47,22 +47,30 @@ class SharingScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns
 
   @Override
   public Scan build() {
-    // Parquet row-group pruning takes filters on data columns only (not partition or change-feed columns)
+    // Parquet row-group pruning takes filters on data columns only (not partition or change-feed columns), and
+    // neither it nor the server's file skipping those on a widened column (files before hold the narrow type)
     List<Filter> data = new ArrayList<>();
+    List<Filter> hinted = new ArrayList<>();
     for (Filter f : pushed) {
       boolean onData = true;
+      boolean onWidened = false;
       for (String ref : f.references()) {
         onData &= metadata.partitionColumns().stream().noneMatch(ref::equalsIgnoreCase)
             && !SparkSchemas.isChangeColumn(ref) && metadata.schema().indexOf(ref) >= 0;
+        onWidened |= Widening.widened(metadata.schema(), ref);
       }
-      if (onData) {
+      if (onData && !onWidened) {
         data.add(f);
+      }
+      if (!onWidened) {
+        hinted.add(f);
       }
     }
     ScanContext ctx = new ScanContext(options, client, metadata, output, data.toArray(new Filter[0]));
     // hints name logical columns, which a server matches against stats keyed by physical names under column mapping
     boolean hints = options.confs().predicateHints() && !options.readChangeFeed()
         && !ColumnMapping.isMapped(metadata.schema());
-    return new SharingScan(ctx, hints ? FilterHints.of(pushed, SparkSchemas.of(metadata.schema())) : null);
+    return new SharingScan(ctx, hints ? FilterHints.of(hinted.toArray(new Filter[0]),
+        SparkSchemas.of(metadata.schema())) : null);
   }
 }
