@@ -38,7 +38,8 @@ class ExitCodesTest {
       }
     }
     DeltaTableWriter.create(tmp.resolve("variant"), Fixtures.ORDERS)
-        .protocol(3, 7, List.of("variantType"), List.of("variantType")).commit();
+        .protocol(3, 7, List.of("variantType", "variantShredding"), List.of("variantType", "variantShredding"))
+        .commit(); // variants are read, shredded ones are not
     server = DeltaSharingServer.builder().table("s", "sc", "orders", tmp.resolve("orders"), true)
         .table("s", "sc", "nohistory", tmp.resolve("nohistory"), false)
         .table("s", "sc", "corrupt", tmp.resolve("corrupt"), true)
@@ -172,7 +173,7 @@ class ExitCodesTest {
 
     assertThat(r.code()).isEqualTo(5);
     assertThat(r.outLines()).hasSize(4).element(3).asString().startsWith("broken.sc.variant").endsWith("unreadable");
-    assertThat(r.err()).startsWith("sharestream: ").contains("variantType").hasLineCount(1);
+    assertThat(r.err()).startsWith("sharestream: ").contains("variantShredding").hasLineCount(1);
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.sharestream.testkit.delta.DeletionVectorMatrix;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
 import io.sharestream.testkit.delta.Samples;
+import io.sharestream.testkit.delta.VariantValue;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import java.math.BigDecimal;
@@ -52,7 +53,12 @@ class ReadCommandsTest {
     widened.widenColumn("id", DeltaType.LONG);
     widened.widenColumn("price", DeltaType.decimal(12, 4));
     widened.append(List.of(Map.of("id", 5_000_000_000L, "price", new BigDecimal("12345678.1234"))));
+    DeltaTableWriter variant = DeltaTableWriter.create(tmp.resolve("variant"), DeltaType.struct(
+        DeltaType.field("id", DeltaType.LONG, false), DeltaType.field("doc", DeltaType.VARIANT))).commit();
+    variant.append(List.of(Map.of("id", 1L, "doc", VariantValue.object("k", "v\"1", "a", List.of(1, 2.5))),
+        Map.of("id", 2L, "doc", "text"), Map.of("id", 3L), Map.of("id", 4L, "doc", VariantValue.NULL)));
     server = DeltaSharingServer.builder().table("s", "sc", "orders", tmp.resolve("orders"), true)
+        .table("s", "sc", "variant", tmp.resolve("variant"), true)
         .table("s", "sc", "widened", tmp.resolve("widened"), true)
         .table("s", "sc", "dv", tmp.resolve("dv"), true).table("s", "sc", "cm", tmp.resolve("cm"), true)
         .table("s", "sc", "types", tmp.resolve("types"), true).table("s", "sc", "big", tmp.resolve("big"), true)
@@ -75,6 +81,26 @@ class ReadCommandsTest {
         "{\"id\":2,\"name\":\"b\",\"price\":2.25,\"day\":\"2024-01-02\",\"at\":\"2024-01-02T10:00:00.123456Z\"}",
         "{\"id\":3,\"name\":\"c\",\"price\":3.00,\"day\":\"2024-01-03\",\"at\":\"2024-01-03T10:00:00.123456Z\"}"));
     assertThat(r.err()).isEmpty();
+  }
+
+  @Test
+  void headPrintsAVariantAsAJsonStringHoldingItsJsonText() throws Exception {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.variant");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).isEqualTo(lines(
+        "{\"id\":1,\"doc\":\"{\\\"a\\\":[1,2.5],\\\"k\\\":\\\"v\\\\\\\"1\\\"}\"}",
+        "{\"id\":2,\"doc\":\"\\\"text\\\"\"}",
+        "{\"id\":3,\"doc\":null}",
+        "{\"id\":4,\"doc\":\"null\"}"));
+    assertThat(JSON.readTree(r.out().split("\n")[0]).path("doc").asText())
+        .isEqualTo("{\"a\":[1,2.5],\"k\":\"v\\\"1\"}");
+    Cli.Run table = Cli.run("head", "--profile", profile, "s.sc.variant", "-n", "2", "--format", "table");
+    assertThat(table.out()).isEqualTo(lines(
+        "id  doc",
+        "--  ------------------------",
+        "1   {\"a\":[1,2.5],\"k\":\"v\\\"1\"}",
+        "2   \"text\""));
   }
 
   @Test

@@ -30,10 +30,11 @@ import org.apache.kafka.connect.data.Timestamp;
 
 /**
  * Delta types as Connect schemas, and the conversion of the core's row values to Connect values: every type, with
- * {@code Decimal}, {@code Date} and timestamp representations per {@link TimePrecisionMode}, arrays, maps and
- * structs, optional where Delta allows null. Field names are made valid Avro names deterministically (characters
- * outside {@code [A-Za-z0-9_]} become {@code _}, a leading digit gets a {@code _} prefix, collisions get {@code _2},
- * {@code _3}, ... in column order); record names are derived from the table and the field path.
+ * {@code Decimal}, {@code Date} and timestamp representations per {@link TimePrecisionMode}, variants as their JSON
+ * text (a string schema named {@value #VARIANT_JSON}), arrays, maps and structs, optional where Delta allows null.
+ * Field names are made valid Avro names deterministically (characters outside {@code [A-Za-z0-9_]} become {@code _},
+ * a leading digit gets a {@code _} prefix, collisions get {@code _2}, {@code _3}, ... in column order); record names
+ * are derived from the table and the field path.
  */
 final class ConnectSchemas {
   /** int64 microseconds since the epoch (timestamp, {@code time.precision.mode=micros}). */
@@ -44,6 +45,8 @@ final class ConnectSchemas {
   static final String ISO_TIMESTAMP = "io.sharestream.time.IsoTimestamp";
   /** ISO-8601 local date-time text (timestamp_ntz, {@code string}). */
   static final String ISO_LOCAL_TIMESTAMP = "io.sharestream.time.IsoLocalTimestamp";
+  /** A variant's JSON text, as Spark renders it (variant; a string schema of this name). */
+  static final String VARIANT_JSON = "io.sharestream.data.VariantJson";
   /** Parameter carrying a decimal's precision (the Avro converter's convention). */
   static final String DECIMAL_PRECISION = "connect.decimal.precision";
 
@@ -154,6 +157,8 @@ final class ConnectSchemas {
         return timestamp(mode, optional, false);
       case TIMESTAMP_NTZ:
         return timestamp(mode, optional, true);
+      case VARIANT: // the core renders it as JSON text
+        return identity(SchemaBuilder.string().name(VARIANT_JSON).version(1), optional);
       default:
         throw new IllegalArgumentException("no Connect type for " + type.simpleString() + " at " + path);
     }

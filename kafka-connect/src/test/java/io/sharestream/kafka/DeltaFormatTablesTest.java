@@ -7,6 +7,7 @@ import io.sharestream.testkit.delta.ChangeMatrix;
 import io.sharestream.testkit.delta.DeletionVectorMatrix;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.delta.VariantValue;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Tables shared in the delta format (SPEC §4b) through a real Connect worker: deletion vector tables in every mode,
  * with keys and tombstones, from a server that answers history in the delta format and from one that refuses it;
- * column-mapped tables with logical field names, whose RENAME and DROP give the records a new value schema version.
+ * column-mapped tables with logical field names, whose RENAME and DROP give the records a new value schema version;
+ * variant tables, whose values become string fields holding their JSON text.
  */
 class DeltaFormatTablesTest {
   static ConnectHarness harness;
@@ -184,6 +186,36 @@ class DeltaFormatTablesTest {
     List<ConnectHarness.Rec> later = harness.read("widened-later.s.sc.t0", 2, ConnectorStreamingTest.WAIT);
     assertThat(later).extracting(DeltaFormatTablesTest::qtyType).containsOnly("int64");
     assertThat(later.get(0).value.path("payload").path("qty").asLong()).isEqualTo(5L);
+  }
+
+  @Test
+  void variantColumnsBecomeStringFieldsHoldingTheirJsonText() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("variant"), DeltaType.struct(
+        DeltaType.field("id", DeltaType.LONG, false), DeltaType.field("doc", DeltaType.VARIANT))).commit(); // 0
+    table.append(List.of(row(0, "doc", VariantValue.object("b", List.of(1, 2.5, "x"), "a",
+            VariantValue.object("t", java.time.Instant.parse("2024-01-01T00:00:00.5Z")))),
+        row(1, "doc", "plain \"text\""), row(2, "doc", null), row(3, "doc", VariantValue.NULL))); // 1
+    String profile = serve("variant", true, table);
+    harness.deploy("variant", ConnectHarness.config(profile, "s.sc.t0", "startingVersion", "0",
+        "topic.prefix", "variant.", "value.converter", "org.apache.kafka.connect.json.JsonConverter",
+        "value.converter.schemas.enable", "true"), 1);
+    List<ConnectHarness.Rec> got = harness.read("variant.s.sc.t0", 4, ConnectorStreamingTest.WAIT);
+    Map<Long, JsonNode> docs = new java.util.TreeMap<>();
+    got.forEach(r -> docs.put(r.value.path("payload").path("id").asLong(), r.value.path("payload").path("doc")));
+    assertThat(docs.get(0L).asText()).isEqualTo("{\"a\":{\"t\":\"2024-01-01 00:00:00.5+00:00\"},"
+        + "\"b\":[1,2.5,\"x\"]}");
+    assertThat(docs.get(1L).asText()).isEqualTo("\"plain \\\"text\\\"\"");
+    assertThat(docs.get(2L).isNull()).as("SQL NULL").isTrue();
+    assertThat(docs.get(3L).asText()).as("variant null").isEqualTo("null");
+    JsonNode field = null;
+    for (JsonNode f : got.get(0).value.path("schema").path("fields")) {
+      if (f.path("field").asText().equals("doc")) {
+        field = f;
+      }
+    }
+    assertThat(field.path("type").asText()).isEqualTo("string");
+    assertThat(field.path("name").asText()).isEqualTo(ConnectSchemas.VARIANT_JSON);
+    assertThat(field.path("optional").asBoolean()).isTrue();
   }
 
   private static String qtyType(ConnectHarness.Rec r) {

@@ -5,6 +5,7 @@ import io.sharestream.common.errors.Errors;
 import io.sharestream.common.model.ProtocolInfo;
 import io.sharestream.common.model.TableMetadata;
 import java.net.http.HttpResponse;
+import java.util.Set;
 
 /**
  * What an answer may hold given the response format asked for: {@code protocol} and {@code metaData} lines in
@@ -12,14 +13,17 @@ import java.net.http.HttpResponse;
  */
 final class AnswerFormat {
   private final ResponseFormat asked;
+  private final Set<String> readerFeatures;
 
-  AnswerFormat(ResponseFormat asked) {
+  /** Answers to a client asking {@code asked} and reading {@code readerFeatures} (lower case). */
+  AnswerFormat(ResponseFormat asked, Set<String> readerFeatures) {
     this.asked = asked;
+    this.readerFeatures = readerFeatures;
   }
 
   /**
    * A {@code protocol} line in either format, checked: an answer in a format not asked for, a parquet answer for a
-   * table that needs the delta format, and reader versions or features this product does not read all fail.
+   * table that needs the delta format, and reader versions or features the client does not read all fail.
    */
   ProtocolInfo protocol(JsonNode n, String what) {
     ProtocolInfo p;
@@ -33,7 +37,7 @@ final class AnswerFormat {
             : Errors.deltaFormatRequired(what, "protocol minReaderVersion " + p.minReaderVersion());
       }
     }
-    String unsupported = p.unsupported();
+    String unsupported = p.unsupported(readerFeatures);
     if (unsupported != null) {
       throw Errors.unsupportedFeature(what + (p.version() == null ? "" : " (its protocol at version " + p.version()
           + ")"), unsupported);

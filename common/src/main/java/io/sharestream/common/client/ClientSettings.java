@@ -1,11 +1,16 @@
 package io.sharestream.common.client;
 
+import io.sharestream.common.model.ProtocolInfo;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * Settings of the REST client and file reader: timeouts, retries, the User-Agent and the response formats asked.
- * Immutable; derive variants with the {@code with...} methods.
+ * Settings of the REST client and file reader: timeouts, retries, the User-Agent, the response formats asked and the
+ * Delta reader features the engine reads. Immutable; derive variants with the {@code with...} methods.
  */
 public final class ClientSettings {
   /** 30 s to connect, 320 s for a response to start (the reference client's network timeout), 120 s idle body. */
@@ -19,9 +24,17 @@ public final class ClientSettings {
   private final String userAgent;
   private final Sleeper sleeper;
   private final ResponseFormat responseFormat;
+  private final Set<String> readerFeatures;
 
+  /** Settings reading the {@link ProtocolInfo#SUPPORTED_READER_FEATURES}. */
   public ClientSettings(Duration connectTimeout, Duration requestTimeout, Duration readTimeout, RetrySettings retry,
       String userAgent, Sleeper sleeper, ResponseFormat responseFormat) {
+    this(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, responseFormat,
+        ProtocolInfo.SUPPORTED_READER_FEATURES);
+  }
+
+  private ClientSettings(Duration connectTimeout, Duration requestTimeout, Duration readTimeout, RetrySettings retry,
+      String userAgent, Sleeper sleeper, ResponseFormat responseFormat, Set<String> readerFeatures) {
     this.connectTimeout = Objects.requireNonNull(connectTimeout);
     this.requestTimeout = Objects.requireNonNull(requestTimeout);
     this.readTimeout = Objects.requireNonNull(readTimeout);
@@ -29,6 +42,11 @@ public final class ClientSettings {
     this.userAgent = Objects.requireNonNull(userAgent);
     this.sleeper = Objects.requireNonNull(sleeper);
     this.responseFormat = Objects.requireNonNull(responseFormat);
+    Set<String> features = new TreeSet<>();
+    for (String f : readerFeatures) {
+      features.add(f.toLowerCase(Locale.ROOT));
+    }
+    this.readerFeatures = Collections.unmodifiableSet(features);
   }
 
   public Duration connectTimeout() {
@@ -63,23 +81,45 @@ public final class ClientSettings {
     return responseFormat;
   }
 
+  /**
+   * The Delta reader features the engine reads (lower case, sorted): declared in the {@code delta-sharing-capabilities}
+   * header of delta-format requests, and a table (or a version) needing any other is refused naming the feature.
+   * Default: {@link ProtocolInfo#SUPPORTED_READER_FEATURES}.
+   */
+  public Set<String> readerFeatures() {
+    return readerFeatures;
+  }
+
   public ClientSettings withRetry(RetrySettings r) {
-    return new ClientSettings(connectTimeout, requestTimeout, readTimeout, r, userAgent, sleeper, responseFormat);
+    return new ClientSettings(connectTimeout, requestTimeout, readTimeout, r, userAgent, sleeper, responseFormat,
+        readerFeatures);
   }
 
   public ClientSettings withTimeouts(Duration connect, Duration request, Duration read) {
-    return new ClientSettings(connect, request, read, retry, userAgent, sleeper, responseFormat);
+    return new ClientSettings(connect, request, read, retry, userAgent, sleeper, responseFormat, readerFeatures);
   }
 
   public ClientSettings withUserAgent(String ua) {
-    return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, ua, sleeper, responseFormat);
+    return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, ua, sleeper, responseFormat,
+        readerFeatures);
   }
 
   public ClientSettings withResponseFormat(ResponseFormat f) {
-    return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, f);
+    return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, f,
+        readerFeatures);
   }
 
   public ClientSettings withSleeper(Sleeper s) {
-    return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, s, responseFormat);
+    return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, s, responseFormat,
+        readerFeatures);
+  }
+
+  /**
+   * These settings reading {@code features} (any case; e.g. {@link ProtocolInfo#READER_FEATURES_WITH_VARIANT}) instead
+   * of the current ones. The engine must read what it declares: the server may then send tables needing them.
+   */
+  public ClientSettings withReaderFeatures(Set<String> features) {
+    return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, responseFormat,
+        Objects.requireNonNull(features));
   }
 }

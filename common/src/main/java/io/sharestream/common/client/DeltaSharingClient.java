@@ -78,7 +78,7 @@ public final class DeltaSharingClient implements AutoCloseable {
         .followRedirects(HttpClient.Redirect.NORMAL).build();
     this.credentials = CredentialProvider.forProfile(profile, http, settings, clock);
     this.retrier = new Retrier(settings.retry(), settings.sleeper(), () -> closed, Errors::retriesExhausted);
-    this.format = new AnswerFormat(settings.responseFormat());
+    this.format = new AnswerFormat(settings.responseFormat(), settings.readerFeatures());
   }
 
   public DeltaSharingProfile profile() {
@@ -422,7 +422,7 @@ public final class DeltaSharingClient implements AutoCloseable {
           .header("Authorization", credentials.authorizationHeader())
           .header("User-Agent", settings.userAgent());
       if (kind.tableData()) {
-        b.header("delta-sharing-capabilities", settings.responseFormat().capabilities()
+        b.header("delta-sharing-capabilities", settings.responseFormat().capabilities(settings.readerFeatures())
             + (kind == AnswerKind.ASYNC_FILES ? ";asyncquery=true" : ""));
       }
       if (kind.files()) {

@@ -1,19 +1,19 @@
 package io.sharestream.common.client;
 
 import io.sharestream.common.errors.InvalidSettingException;
-import io.sharestream.common.model.ProtocolInfo;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The answer formats a client asks the sharing server for (SPEC §3 {@code responseFormat}). {@link #AUTO} accepts
  * both, so plain tables come as {@code parquet} and tables with deletion vectors or column mapping as {@code delta}.
  */
 public enum ResponseFormat {
-  /** {@code responseformat=delta,parquet} with the reader features this product reads. */
+  /** {@code responseformat=delta,parquet} with the reader features the client reads. */
   AUTO(true, true),
   /** {@code responseformat=parquet}: tables that need the delta format are refused. */
   PARQUET(false, true),
-  /** {@code responseformat=delta}, with the reader features this product reads. */
+  /** {@code responseformat=delta}, with the reader features the client reads. */
   DELTA(true, false);
 
   /** The answer format names of the protocol. */
@@ -45,12 +45,15 @@ public enum ResponseFormat {
     return DELTA_NAME.equalsIgnoreCase(format) ? delta : parquet;
   }
 
-  /** The {@code delta-sharing-capabilities} header of table data requests. */
-  String capabilities() {
+  /**
+   * The {@code delta-sharing-capabilities} header of table data requests of a client reading {@code readerFeatures}
+   * (lower case, in their order), declared when the delta format is asked for.
+   */
+  String capabilities(Set<String> readerFeatures) {
     StringBuilder b = new StringBuilder("responseformat=");
     b.append(delta && parquet ? "delta,parquet" : delta ? DELTA_NAME : PARQUET_NAME);
     if (delta) {
-      b.append(";readerfeatures=").append(String.join(",", ProtocolInfo.SUPPORTED_READER_FEATURES));
+      b.append(";readerfeatures=").append(String.join(",", readerFeatures));
     }
     return b.append(";includeendstreamaction=true").toString();
   }

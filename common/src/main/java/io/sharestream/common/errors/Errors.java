@@ -186,7 +186,8 @@ public final class Errors {
   public static UnsupportedTableFeatureException unsupportedFeature(String what, String unsupported) {
     return new UnsupportedTableFeatureException("The table of " + what + " needs Delta " + unsupported + ", which "
         + "this reader does not implement (it reads deletion vectors, column mapping, timestamps without time zone "
-        + "and type widening). Ask the data provider to share the table without it.");
+        + "and type widening; the Kafka connector and the CLI read variants too). Ask the data provider to share "
+        + "the table without it.");
   }
 
   /** A deletion vector of {@code file} (table, version and file named) cannot be used. */
@@ -202,6 +203,20 @@ public final class Errors {
     return new InvalidDataFileException("Data file " + file + " holds none of the table's columns under their "
         + "physical names (column mapping): the table's are " + physical + ", the file's " + inFile + ". The file "
         + "was not written for this table's column mapping; ask the data provider to check the table.");
+  }
+
+  /** A variant column of a data file whose Parquet layout or binary encoding is not a variant's. */
+  public static InvalidDataFileException malformedVariant(String file, String column, String problem) {
+    return new InvalidDataFileException("Column '" + column + "' of data file " + file + " holds a malformed "
+        + "variant: " + redact(problem) + ". The file does not follow the Variant encoding; ask the data provider "
+        + "to check the table.");
+  }
+
+  /** A variant column of a data file stored shredded (a {@code typed_value} field), which is not read. */
+  public static UnsupportedTableFeatureException shreddedVariant(String file, String column) {
+    return new UnsupportedTableFeatureException("Column '" + column + "' of data file " + file + " is a shredded "
+        + "variant (its Parquet group has a typed_value field): shredded variants (Delta reader feature "
+        + "variantShredding) are not read. Ask the data provider to share the table without variant shredding.");
   }
 
   /**

@@ -13,10 +13,19 @@ import java.util.TreeSet;
  * take effect at, and a protocol changed after the start comes among the file lines of its version.
  */
 public final class ProtocolInfo implements SharingAction {
-  /** The reader features this product reads (lower case), with the names the capabilities header uses. */
+  /**
+   * The reader features every engine of this product reads (lower case), with the names the capabilities header
+   * uses: a client's default ({@code ClientSettings.readerFeatures()}).
+   */
   public static final Set<String> SUPPORTED_READER_FEATURES =
       Collections.unmodifiableSet(new TreeSet<>(Set.of("deletionvectors", "columnmapping", "timestampntz",
           "typewidening", "typewidening-preview")));
+  /** The variant type's reader features (lower case): read by engines that render variants (Kafka, CLI). */
+  public static final Set<String> VARIANT_READER_FEATURES =
+      Collections.unmodifiableSet(new TreeSet<>(Set.of("varianttype", "varianttype-preview")));
+  /** {@link #SUPPORTED_READER_FEATURES} and {@link #VARIANT_READER_FEATURES}: what the Kafka connector and CLI read. */
+  public static final Set<String> READER_FEATURES_WITH_VARIANT = union(SUPPORTED_READER_FEATURES,
+      VARIANT_READER_FEATURES);
   /**
    * Reader features that concern only how a table's log is kept (v2 checkpoints, the vacuum protocol check): the
    * sharing server reads the log, a recipient reads files, so a table with them is read as any other.
@@ -78,15 +87,33 @@ public final class ProtocolInfo implements SharingAction {
     return readerFeatures;
   }
 
-  /** What of this protocol the product cannot read, in words ({@code null} when it reads it all). */
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> all = new TreeSet<>(a);
+    all.addAll(b);
+    return Collections.unmodifiableSet(all);
+  }
+
+  /**
+   * What of this protocol a reader of the {@link #SUPPORTED_READER_FEATURES} cannot read, in words ({@code null} when
+   * it reads it all).
+   */
   public String unsupported() {
+    return unsupported(SUPPORTED_READER_FEATURES);
+  }
+
+  /**
+   * What of this protocol a reader of {@code supported} (lower-case feature names; the log-only features are always
+   * read) cannot read, in words naming each missing feature as the table spells it ({@code null} when it reads it
+   * all).
+   */
+  public String unsupported(Set<String> supported) {
     if (minReaderVersion > MAX_READER_VERSION) {
       return "reader version " + minReaderVersion + " (this reader supports up to " + MAX_READER_VERSION + ")";
     }
     Set<String> missing = new TreeSet<>();
     for (String f : readerFeatures) {
       String name = f.toLowerCase(Locale.ROOT);
-      if (!SUPPORTED_READER_FEATURES.contains(name) && !LOG_ONLY_READER_FEATURES.contains(name)) {
+      if (!supported.contains(name) && !LOG_ONLY_READER_FEATURES.contains(name)) {
         missing.add(f);
       }
     }

@@ -44,6 +44,11 @@ final class CalendarRebase {
     this.file = file;
   }
 
+  /** The file's name in messages. */
+  String file() {
+    return file;
+  }
+
   /** The modes for a file with footer key-value metadata {@code footer} (Spark's rules, version strings compared). */
   static CalendarRebase forFile(Map<String, String> footer, ReadSettings settings, String file) {
     String writer = footer.get(SPARK_VERSION);

@@ -59,6 +59,9 @@ final class ValueConverters {
       requireGroup(parquet, path);
       return new MapConverter((MapType) type, parquet.asGroupType(), path, calendar, sink);
     }
+    if (type == PrimitiveType.VARIANT) {
+      return new VariantConverter(parquet, path, calendar.file(), sink);
+    }
     if (!parquet.isPrimitive()) {
       throw new IllegalArgumentException("column '" + path + "' is a group in the Parquet file but "
           + type.simpleString() + " in the table schema");
@@ -208,7 +211,7 @@ final class ValueConverters {
   }
 
   /** Binary-backed values, decoding each dictionary entry once. */
-  private static final class DictionaryAware<T> extends PrimitiveConverter {
+  static final class DictionaryAware<T> extends PrimitiveConverter {
     private final Consumer<Object> sink;
     private final java.util.function.Function<Binary, T> decode;
     private Object[] dictionary;

@@ -10,23 +10,27 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * One listing's actions grouped by version, with each version's commit time and whether change data was recorded
  * then; every metadata line is checked by the {@link SchemaTracker}, and a historical protocol needing a reader
- * feature this product does not read stops the stream at its version.
+ * feature the client does not read stops the stream at its version.
  */
 final class ListedVersions {
   private final SchemaTracker schemas;
   private final String table;
+  private final Set<String> readerFeatures;
   private final TreeMap<Long, List<FileAction>> files = new TreeMap<>();
   private final Map<Long, Long> timestamps = new HashMap<>();
   private final TreeMap<Long, Boolean> cdfEnabledFrom = new TreeMap<>();
 
-  ListedVersions(SchemaTracker schemas, String table) {
+  /** A listing of {@code table} for a client reading {@code readerFeatures} (lower case). */
+  ListedVersions(SchemaTracker schemas, String table, Set<String> readerFeatures) {
     this.schemas = schemas;
     this.table = table;
+    this.readerFeatures = readerFeatures;
   }
 
   /** The listing's first metadata, that of {@code start}. */
@@ -47,7 +51,7 @@ final class ListedVersions {
     }
     if (a instanceof ProtocolInfo) {
       ProtocolInfo p = (ProtocolInfo) a;
-      String unsupported = p.unsupported();
+      String unsupported = p.unsupported(readerFeatures);
       if (unsupported != null && p.version() != null) {
         schemas.stopAt(p.version(), Errors.unsupportedFeature("version " + p.version() + " of " + table, unsupported));
       }

@@ -303,7 +303,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
   }
 
   private ListedVersions list(FetchSpec spec) {
-    ListedVersions l = new ListedVersions(schemas, table.toString());
+    ListedVersions l = new ListedVersions(schemas, table.toString(), client.settings().readerFeatures());
     try {
       lister.list(spec, m -> l.head(m, spec.startVersion()), a -> l.action(a, "listing " + spec + " of " + table));
     } catch (InvalidRequestException | VersionNotAvailableException e) {

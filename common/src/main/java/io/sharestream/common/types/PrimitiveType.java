@@ -18,7 +18,12 @@ public enum PrimitiveType implements DataType {
   /** An instant, microsecond precision (Spark's TimestampType). */
   TIMESTAMP("timestamp"),
   /** A local date-time without zone, microsecond precision. */
-  TIMESTAMP_NTZ("timestamp_ntz");
+  TIMESTAMP_NTZ("timestamp_ntz"),
+  /**
+   * Semi-structured data in the Variant binary encoding (reader feature {@code variantType}); rows carry its JSON
+   * text, a String ({@link VariantJson}).
+   */
+  VARIANT("variant");
 
   private final String name;
 

@@ -6,8 +6,8 @@ import java.util.Objects;
 /**
  * One row, engine-neutral, typed by a {@link StructType}. Values by type: boolean Boolean, byte Byte, short
  * Short, integer Integer, long Long, float Float, double Double, string String, binary byte[], date LocalDate,
- * timestamp Instant, timestamp_ntz LocalDateTime, decimal BigDecimal (at the type's scale), struct Row, array
- * List, map Map (insertion ordered); SQL NULL is null.
+ * timestamp Instant, timestamp_ntz LocalDateTime, decimal BigDecimal (at the type's scale), variant String (its JSON
+ * text, see {@link VariantJson}), struct Row, array List, map Map (insertion ordered); SQL NULL is null.
  */
 public final class Row {
   private final StructType schema;

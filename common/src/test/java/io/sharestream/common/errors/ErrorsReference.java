@@ -98,7 +98,8 @@ final class ErrorsReference {
           + "cannot serve such a table: ask the data provider."),
       new Kind(UnsupportedTableFeatureException.class, "The table needs a Delta reader version or feature this "
           + "product does not read (it reads deletion vectors, column mapping, timestamps without time zone and type "
-          + "widening).",
+          + "widening; the Kafka connector and the CLI read variants too, the Spark source refuses them), or a data "
+          + "file holds a shredded variant.",
           "Ask the data provider to share the table (or a copy) without the feature."),
       new Kind(AmbiguousCalendarException.class, "A data file holds dates before 1582-10-15 or timestamps before "
           + "1900 and does not say which calendar wrote them, under the default rebase mode `EXCEPTION`.",
@@ -108,7 +109,8 @@ final class ErrorsReference {
           + "lies past its file's end or disagrees with its descriptor; no row of its file was emitted.",
           "Ask the data provider to check the table."),
       new Kind(InvalidDataFileException.class, "A data file does not hold what the table's metadata says (no "
-          + "column under the physical names of a column-mapped table, fewer bytes than its footer needs).",
+          + "column under the physical names of a column-mapped table, fewer bytes than its footer needs, a variant "
+          + "not in the Variant encoding).",
           "Ask the data provider to check the table."),
       new Kind(IncompatibleSchemaChangeException.class, "The table's schema changed at a version in a way the "
           + "running stream cannot read with the schema it started with; it stops before that version.",
@@ -174,6 +176,8 @@ final class ErrorsReference {
       factory("invalidDeletionVector", "a bad vector", "{file}", "{problem}", null),
       factory("physicalColumnsMissing", "a column-mapped file", "{file}", List.of("{physical names}"),
           List.of("{file's columns}")),
+      factory("malformedVariant", "a variant not in the Variant encoding", "{file}", "{column}", "{problem}"),
+      factory("shreddedVariant", "a shredded variant", "{file}", "{column}"),
       other("`Position`", "a stored offset", () -> Position.fromJson("{value}")),
       factory("retriesExhausted", "every attempt failed", "{what}", 5, new IOException("{failure}")),
       factory("unreachable", "the sharing server", EndpointUnreachableException.Target.SHARING_SERVER,

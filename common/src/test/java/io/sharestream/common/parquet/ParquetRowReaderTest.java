@@ -417,4 +417,109 @@ class ParquetRowReaderTest {
       assertThat(rows.get(i).get("score")).isEqualTo(i * 0.5);
     }
   }
+
+  /** Writes {@code rows} (made by {@code fill}) under the hand-written Parquet {@code schema} to a local file. */
+  private org.apache.parquet.io.InputFile localFile(String name, String schema,
+      List<java.util.function.Consumer<org.apache.parquet.example.data.Group>> rows) throws Exception {
+    org.apache.parquet.schema.MessageType parquet = org.apache.parquet.schema.MessageTypeParser.parseMessageType(
+        schema);
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(tmp.resolve(name).toUri());
+    org.apache.parquet.example.data.simple.SimpleGroupFactory groups =
+        new org.apache.parquet.example.data.simple.SimpleGroupFactory(parquet);
+    try (org.apache.parquet.hadoop.ParquetWriter<org.apache.parquet.example.data.Group> w =
+        org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(file).withType(parquet)
+            .withConf(new org.apache.hadoop.conf.Configuration(false)).build()) {
+      for (java.util.function.Consumer<org.apache.parquet.example.data.Group> fill : rows) {
+        org.apache.parquet.example.data.Group g = groups.newGroup();
+        fill.accept(g);
+        w.write(g);
+      }
+    }
+    return org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(file,
+        new org.apache.hadoop.conf.Configuration(false));
+  }
+
+  private static final StructType VARIANT_COLUMN = io.sharestream.common.types.SchemaJson.parse(
+      "{\"type\":\"struct\",\"fields\":[{\"name\":\"v\",\"type\":\"variant\",\"nullable\":true,"
+      + "\"metadata\":{}}]}");
+
+  private static List<Row> readLocal(org.apache.parquet.io.InputFile in, String name, StructType schema) {
+    List<Row> rows = new ArrayList<>();
+    try (ParquetRowReader r = ParquetRowReader.open(in, name, schema, List.of(), Map.of(), ReadSettings.DEFAULT,
+        0)) {
+      r.forEachRemaining(rows::add);
+    }
+    return rows;
+  }
+
+  private static java.util.function.Consumer<org.apache.parquet.example.data.Group> variant(
+      io.sharestream.testkit.delta.VariantValue v) {
+    return g -> {
+      org.apache.parquet.example.data.Group group = g.addGroup("v");
+      group.add("value", org.apache.parquet.io.api.Binary.fromConstantByteArray(v.value()));
+      group.add("metadata", org.apache.parquet.io.api.Binary.fromConstantByteArray(v.metadata()));
+    };
+  }
+
+  @Test
+  void aVariantGroupIsReadByFieldNameWhateverTheOrderAndNullsStayNull() throws Exception {
+    io.sharestream.testkit.delta.VariantValue doc = io.sharestream.testkit.delta.VariantValue.of(
+        io.sharestream.testkit.delta.VariantValue.object("b", List.of(1, "x"), "a", null));
+    org.apache.parquet.io.InputFile in = localFile("reordered.parquet", "message m { optional group v {"
+        + " required binary metadata; required binary value; optional int32 extra; } }",
+        List.of(variant(doc), g -> { }, variant(io.sharestream.testkit.delta.VariantValue.of(7))));
+    List<Row> rows = readLocal(in, "reordered.parquet", VARIANT_COLUMN);
+    assertThat(rows).extracting(r -> r.get("v")).containsExactly("{\"a\":null,\"b\":[1,\"x\"]}", null, "7");
+  }
+
+  @Test
+  void aShreddedVariantIsRefusedNamingTheColumnAndTheFile() throws Exception {
+    org.apache.parquet.io.InputFile in = localFile("shredded.parquet", "message m { optional group v {"
+        + " required binary metadata; optional binary value; optional int64 typed_value; } }", List.of(g -> {
+          org.apache.parquet.example.data.Group group = g.addGroup("v");
+          group.add("metadata", org.apache.parquet.io.api.Binary.fromConstantByteArray(new byte[] {1, 0, 0}));
+          group.add("typed_value", 42L);
+        }));
+    assertThatThrownBy(() -> readLocal(in, "shredded.parquet", VARIANT_COLUMN))
+        .isInstanceOf(io.sharestream.common.errors.UnsupportedTableFeatureException.class)
+        .hasMessageContaining("Column 'v' of data file shredded.parquet is a shredded variant")
+        .hasMessageContaining("variantShredding");
+  }
+
+  @Test
+  void aVariantWithoutItsBinariesIsRefusedNamingTheColumn() throws Exception {
+    org.apache.parquet.io.InputFile in = localFile("half.parquet", "message m { optional group v {"
+        + " required binary value; } }", List.of());
+    assertThatThrownBy(() -> readLocal(in, "half.parquet", VARIANT_COLUMN))
+        .isInstanceOf(io.sharestream.common.errors.InvalidDataFileException.class)
+        .hasMessageContaining("Column 'v' of data file half.parquet holds a malformed variant")
+        .hasMessageContaining("no binary 'metadata' field");
+  }
+
+  @Test
+  void aMalformedVariantInAServedTableFailsNamingTheColumnAndTheFile() {
+    DeltaType.StructType schema = DeltaType.struct(DeltaType.field("id", DeltaType.LONG),
+        DeltaType.field("v", DeltaType.VARIANT));
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("bad"), schema).commit();
+    table.append(List.of(row("id", 0L, "v", List.of(1, 2)),
+        row("id", 1L, "v", io.sharestream.testkit.delta.VariantValue.raw(new byte[] {0x0C, 1},
+            new byte[] {0x02, 0, 0}))));
+    TableRef t = serve(table, true);
+    client.close();
+    client = new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()), ClientSettings.DEFAULT
+        .withReaderFeatures(io.sharestream.common.model.ProtocolInfo.READER_FEATURES_WITH_VARIANT));
+    TableMetadata[] meta = new TableMetadata[1];
+    FileAction f = files(t, meta).get(0);
+    List<Row> rows = new ArrayList<>();
+    HttpInputFile in = new HttpInputFile(client, SignedUrl.fixed(f.url()), f.size(), f.id());
+    assertThatThrownBy(() -> {
+      try (ParquetRowReader r = ParquetRowReader.open(in, f.id(), meta[0].schema(), List.of(), Map.of(),
+          ReadSettings.DEFAULT, 0)) {
+        r.forEachRemaining(rows::add);
+      }
+    }).isInstanceOf(io.sharestream.common.errors.InvalidDataFileException.class)
+        .hasMessageContaining("Column 'v' of data file " + f.id() + " holds a malformed variant: metadata version "
+            + "is 2, only version 1 is defined");
+    assertThat(rows).extracting(r -> r.get("v")).containsExactly("[1,2]");
+  }
 }

@@ -49,8 +49,9 @@ class SchemaJsonTest {
 
   @Test
   void unknownTypesNameTheColumn() {
-    assertThatThrownBy(() -> SchemaJson.parse("{\"type\":\"struct\",\"fields\":[{\"name\":\"v\",\"type\":"
-        + "\"variant\",\"nullable\":true}]}")).hasMessageContaining("column 'v'").hasMessageContaining("'variant'");
+    assertThatThrownBy(() -> SchemaJson.parse("{\"type\":\"struct\",\"fields\":[{\"name\":\"g\",\"type\":"
+        + "\"geometry(OGC:CRS84)\",\"nullable\":true}]}")).hasMessageContaining("column 'g'")
+        .hasMessageContaining("'geometry(OGC:CRS84)'").hasMessageContaining("variant, decimal(p,s)");
     assertThatThrownBy(() -> SchemaJson.parse("{\"type\":\"struct\",\"fields\":[{\"name\":\"a\",\"type\":{\"type\":"
         + "\"struct\",\"fields\":[{\"name\":\"b\",\"type\":\"interval\"}]}}]}")).hasMessageContaining("column 'a.b'");
     assertThatThrownBy(() -> SchemaJson.parse("nope")).hasMessageContaining("not valid JSON");

@@ -39,7 +39,8 @@ import java.util.function.UnaryOperator;
  *
  * <p>As Delta Lake 3.2 does, tables may have deletion vectors (DML marks deleted rows in {@code deletion_vector_*.bin}
  * files or inline instead of rewriting files) and column mapping (partition directories and columns
- * named by physical names and Parquet field ids; renames and drops without rewrites).
+ * named by physical names and Parquet field ids; renames and drops without rewrites). As Delta 4.0 does, a schema with
+ * a {@code variant} column gets protocol (3,7) with the {@code variantType} reader and writer feature.
  *
  * <p>Every operation returns the version it committed. Rows are maps with logical column names (see
  * {@link ParquetRows}).
@@ -204,6 +205,9 @@ public final class DeltaTableWriter {
       }
       Protocol p = protocol != null ? protocol
           : Protocols.of(changeDataFeed, deletionVectors, columnMapping != null);
+      if (protocol == null && schema.containsVariant()) {
+        p = Protocols.withFeature(p, Protocols.VARIANT_TYPE, true); // as Delta 4.0 does for a variant column
+      }
       Metadata m = new Metadata(UUID.randomUUID().toString(), name, description, tableSchema.toSchemaString(),
           partitionColumns, conf, clock.millis());
       ObjectNode params = DeltaAction.JSON.createObjectNode();
@@ -409,7 +413,8 @@ public final class DeltaTableWriter {
 
   /**
    * Adds a nullable column at the end of the schema (a metadata-only commit); with column mapping it gets fresh ids
-   * and physical names (a name dropped before comes back as a new column, null in older files).
+   * and physical names (a name dropped before comes back as a new column, null in older files). A variant column
+   * gives the protocol the {@code variantType} reader and writer feature, as Delta 4.0 does.
    */
   public long addColumn(Field field) {
     if (!field.nullable) {
@@ -426,7 +431,14 @@ public final class DeltaTableWriter {
       conf.put(ColumnMapping.MAX_COLUMN_ID, Integer.toString(lastId[0]));
       m = m.withSchema(m.schema().add(added.fields.get(0)).toSchemaString()).withConfiguration(conf);
     }
-    return commit(List.of(m), "ADD COLUMNS", DeltaAction.JSON.createObjectNode().put("columns", field.name));
+    List<DeltaAction> actions = new ArrayList<>();
+    Protocol p = s.protocol;
+    if (field.type.containsVariant() && (p.readerFeatures == null
+        || !p.readerFeatures.contains(Protocols.VARIANT_TYPE))) {
+      actions.add(Protocols.withFeature(p, Protocols.VARIANT_TYPE, true));
+    }
+    actions.add(m);
+    return commit(actions, "ADD COLUMNS", DeltaAction.JSON.createObjectNode().put("columns", field.name));
   }
 
   /**

@@ -39,12 +39,17 @@ public abstract class DeltaType {
   public static final Primitive DATE = new Primitive("date");
   public static final Primitive TIMESTAMP = new Primitive("timestamp");
   public static final Primitive TIMESTAMP_NTZ = new Primitive("timestamp_ntz");
+  /**
+   * Semi-structured values in the Variant encoding (Delta 4.0, reader and writer feature {@code variantType}); rows
+   * hold a {@link VariantValue} or a Java value to encode (see {@link ParquetRows}).
+   */
+  public static final Primitive VARIANT = new Primitive("variant");
 
   private static final Map<String, Primitive> PRIMITIVES = new LinkedHashMap<>();
 
   static {
     for (Primitive p : List.of(BOOLEAN, BYTE, SHORT, INTEGER, LONG, FLOAT, DOUBLE, STRING, BINARY, DATE,
-        TIMESTAMP, TIMESTAMP_NTZ)) {
+        TIMESTAMP, TIMESTAMP_NTZ, VARIANT)) {
       PRIMITIVES.put(p.name, p);
     }
   }
@@ -76,6 +81,23 @@ public abstract class DeltaType {
 
   public static Field field(String name, DeltaType type, boolean nullable) {
     return new Field(name, type, nullable, Map.of());
+  }
+
+  /** Whether this type is {@code variant} or nests one (in a struct, array or map). */
+  public boolean containsVariant() {
+    if (this == VARIANT) {
+      return true;
+    }
+    if (this instanceof StructType) {
+      return ((StructType) this).fields.stream().anyMatch(f -> f.type.containsVariant());
+    }
+    if (this instanceof ArrayType) {
+      return ((ArrayType) this).elementType.containsVariant();
+    }
+    if (this instanceof MapType) {
+      return ((MapType) this).keyType.containsVariant() || ((MapType) this).valueType.containsVariant();
+    }
+    return false;
   }
 
   /** Parses a type from its schema JSON form. */

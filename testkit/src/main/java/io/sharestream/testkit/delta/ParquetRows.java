@@ -48,7 +48,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  *
  * <p>A row is a {@code Map<String, Object>} from column name to a Java value: Boolean, Byte, Short, Integer, Long,
  * Float, Double, String, byte[], LocalDate, Instant ({@code timestamp}), LocalDateTime ({@code timestamp_ntz}),
- * BigDecimal, Map (struct or map) and List (array). Missing keys and nulls are SQL NULL.
+ * BigDecimal, Map (struct or map) and List (array); a {@code variant} column takes a {@link VariantValue} or any value
+ * {@link VariantValue#of} encodes (and reads back as a {@link VariantValue}). Missing keys and nulls are SQL NULL.
  */
 public final class ParquetRows {
   private static final long JULIAN_DAY_OF_EPOCH = 2440588L;
@@ -130,6 +131,11 @@ public final class ParquetRows {
           add(kv, "value", m.valueType, e.getValue());
         }
       }
+    } else if (type == DeltaType.VARIANT) {
+      VariantValue variant = v instanceof VariantValue ? (VariantValue) v : VariantValue.of(v);
+      Group group = g.addGroup(idx);
+      group.add("value", Binary.fromConstantByteArray(variant.value()));
+      group.add("metadata", Binary.fromConstantByteArray(variant.metadata()));
     } else if (type instanceof Decimal) {
       Decimal d = (Decimal) type;
       BigInteger unscaled = toBigDecimal(v).setScale(d.scale, RoundingMode.UNNECESSARY).unscaledValue();
@@ -212,6 +218,10 @@ public final class ParquetRows {
         out.put(value(kv, 0, m.keyType), value);
       }
       return out;
+    }
+    if (type == DeltaType.VARIANT) {
+      Group variant = g.getGroup(idx, 0);
+      return VariantValue.raw(variant.getBinary("value", 0).getBytes(), variant.getBinary("metadata", 0).getBytes());
     }
     PrimitiveType pt = g.getType().getType(idx).asPrimitiveType();
     if (type instanceof Decimal) {

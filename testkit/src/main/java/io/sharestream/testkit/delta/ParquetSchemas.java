@@ -16,7 +16,8 @@ import org.apache.parquet.schema.Types;
 /**
  * Maps a Delta schema to the Parquet schema Spark writes for it: 3-level LIST and MAP groups, decimals by
  * precision (INT32, INT64, FIXED_LEN_BYTE_ARRAY), dates as INT32 DATE, timestamps as INT96 (Spark's default) or
- * INT64 TIMESTAMP_MICROS; column mapping ids become Parquet field ids. Written against Parquet 1.10.1's API
+ * INT64 TIMESTAMP_MICROS, variants as Spark 4.0's unannotated {@code group {required binary value; required binary
+ * metadata}}; column mapping ids become Parquet field ids. Written against Parquet 1.10.1's API
  * ({@link OriginalType}) so it runs inside Spark 3.1.
  */
 public final class ParquetSchemas {
@@ -65,6 +66,10 @@ public final class ParquetSchemas {
               : Types.primitive(PrimitiveTypeName.INT64, rep).as(OriginalType.TIMESTAMP_MICROS).named(name);
         case "timestamp_ntz":
           return Types.primitive(PrimitiveTypeName.INT64, rep).as(OriginalType.TIMESTAMP_MICROS).named(name);
+        case "variant":
+          // as Spark 4.0 writes it: an unannotated group, value then metadata, both required
+          return Types.buildGroup(rep).required(PrimitiveTypeName.BINARY).named("value")
+              .required(PrimitiveTypeName.BINARY).named("metadata").named(name);
         default:
           throw new IllegalArgumentException("unsupported type " + type);
       }

@@ -11,6 +11,9 @@ final class Protocols {
       List.of("appendOnly", "invariants"), List.of("checkConstraints"), List.of("changeDataFeed", "generatedColumns"),
       List.of("columnMapping"), List.of("identityColumns"));
 
+  /** The variant type's table feature (reader and writer). */
+  static final String VARIANT_TYPE = "variantType";
+
   private Protocols() {}
 
   /** A new table's protocol: (1,2), (1,4) with the change data feed, (2,5) with column mapping, or (3,7) with DVs. */

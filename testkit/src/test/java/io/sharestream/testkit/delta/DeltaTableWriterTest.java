@@ -83,6 +83,46 @@ class DeltaTableWriterTest {
   }
 
   @Test
+  void variantColumnsAreWrittenAsSpark4DoesAndGiveTheProtocolTheVariantTypeFeature() throws IOException {
+    StructType schema = DeltaType.struct(field("id", DeltaType.LONG), field("v", DeltaType.VARIANT));
+    DeltaTableWriter w = DeltaTableWriter.create(tmp.resolve("v"), schema).commit();
+    DeltaAction.Protocol p = w.snapshot().protocol;
+    assertThat(p.minReaderVersion).isEqualTo(3);
+    assertThat(p.minWriterVersion).isEqualTo(7);
+    assertThat(p.readerFeatures).containsExactly("variantType");
+    assertThat(p.writerFeatures).contains("variantType");
+    assertThat(DeltaType.parseSchema(w.snapshot().metadata.schemaString).field("v").type)
+        .isSameAs(DeltaType.VARIANT);
+    Map<String, Object> doc = VariantValue.object("b", 1, "a", List.of(true, "x"));
+    w.append(List.of(row("id", 1L, "v", doc), row("id", 2L), row("id", 3L, "v", VariantValue.NULL)));
+    w.deleteWhere(r -> r.get("id").equals(2L)); // rewrites the file: variants read back and written again
+    Path file = w.log().resolve(w.snapshot().files().iterator().next().path);
+    MessageType parquet = ParquetRows.fileSchema(file);
+    org.apache.parquet.schema.GroupType group = parquet.getType("v").asGroupType();
+    assertThat(group.getOriginalType()).as("unannotated").isNull();
+    assertThat(group.getFields()).extracting(org.apache.parquet.schema.Type::getName)
+        .containsExactly("value", "metadata");
+    assertThat(group.getFields()).allSatisfy(f -> {
+      assertThat(f.getRepetition()).isEqualTo(org.apache.parquet.schema.Type.Repetition.REQUIRED);
+      assertThat(f.asPrimitiveType().getPrimitiveTypeName()).isEqualTo(PrimitiveTypeName.BINARY);
+    });
+    List<Map<String, Object>> back = ParquetRows.read(file, schema);
+    assertThat(back).extracting(r -> r.get("v")).containsExactly(VariantValue.of(doc), VariantValue.NULL);
+    // dictionary [b, a] in order of appearance, unsorted; field ids sorted by key: a (1), b (0); values as given
+    assertThat(VariantValue.hex(VariantValue.of(doc).metadata())).isEqualTo("0102000102" + "6261");
+    // object: 2 fields, ids [a=1, b=0], offsets [a=2, b=0, end=10], then b's int8 1, then a's array [true, "x"]
+    assertThat(VariantValue.hex(VariantValue.of(doc).value())).isEqualTo("0202" + "0100" + "02000a" + "0c01"
+        + "0302" + "000103" + "04" + "0578");
+    assertThat(VariantValue.hex(VariantValue.encoder().sortedDictionary(true).encode(doc).metadata()))
+        .isEqualTo("1102000102" + "6162");
+
+    DeltaTableWriter later = DeltaTableWriter.create(tmp.resolve("later"), DeltaType.struct(field("id",
+        DeltaType.LONG))).deletionVectors(true).commit();
+    later.addColumn(field("doc", DeltaType.array(DeltaType.VARIANT, true)));
+    assertThat(later.snapshot().protocol.readerFeatures).containsExactly("deletionVectors", "variantType");
+  }
+
+  @Test
   void partitionedTablesUseEscapedHiveDirectoriesAndKeepPartitionColumnsOutOfFiles() throws IOException {
     StructType schema = DeltaType.struct(field("id", DeltaType.LONG), field("region", DeltaType.STRING),
         field("day", DeltaType.DATE));
