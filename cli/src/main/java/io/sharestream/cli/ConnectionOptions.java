@@ -1,7 +1,6 @@
 package io.sharestream.cli;
 
 import io.sharestream.common.client.ClientSettings;
-import io.sharestream.common.model.ProtocolInfo;
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.client.ResponseFormat;
 import io.sharestream.common.client.RetrySettings;
@@ -36,9 +35,8 @@ final class ConnectionOptions {
     }
     RetrySettings retry = new RetrySettings(maxRetries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30),
         Duration.ofMinutes(10));
-    // variant columns are read (as their JSON text), so the server may send tables with them
     ClientSettings settings = ClientSettings.DEFAULT.withRetry(retry).withUserAgent(VersionInfo.userAgent())
-        .withResponseFormat(format).withReaderFeatures(ProtocolInfo.READER_FEATURES_WITH_VARIANT);
+        .withResponseFormat(format);
     return new DeltaSharingClient(DeltaSharingProfile.fromFile(profile), settings);
   }
 

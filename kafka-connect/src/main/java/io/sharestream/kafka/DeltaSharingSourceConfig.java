@@ -4,7 +4,6 @@ import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.RetrySettings;
 import io.sharestream.common.client.Sleeper;
 import io.sharestream.common.errors.DeltaSharingException;
-import io.sharestream.common.model.ProtocolInfo;
 import io.sharestream.common.planner.StreamOptions;
 import io.sharestream.common.planner.StreamSettings;
 import io.sharestream.common.profile.DeltaSharingProfile;
@@ -33,11 +32,6 @@ import org.apache.kafka.common.config.ConfigException;
  * the core's {@link StreamOptions}; Kafka-only settings follow Kafka's dotted convention.
  */
 public final class DeltaSharingSourceConfig extends AbstractConfig {
-  /**
-   * The Delta reader features the connector reads: the core's, and variants (records carry their JSON text), so the
-   * server may send variant tables.
-   */
-  static final Set<String> READER_FEATURES = ProtocolInfo.READER_FEATURES_WITH_VARIANT;
   static final String GROUP_CONNECTION = "Connection";
   static final String GROUP_TABLES = "Tables";
   static final String GROUP_RECORDS = "Topics and records";
@@ -326,8 +320,7 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
         .withTimeouts(Duration.ofMillis(getLong(HTTP_CONNECT_TIMEOUT_MS)),
             Duration.ofMillis(getLong(HTTP_REQUEST_TIMEOUT_MS)), Duration.ofMillis(getLong(HTTP_READ_TIMEOUT_MS)))
         .withUserAgent("sharestream-kafka-connect/" + Version.get())
-        .withResponseFormat(streamSettings().responseFormat())
-        .withReaderFeatures(READER_FEATURES);
+        .withResponseFormat(streamSettings().responseFormat());
   }
 
   /** The topic of {@code table}'s records: the template rendered, illegal characters replaced. */

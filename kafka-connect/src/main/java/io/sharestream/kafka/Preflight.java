@@ -35,7 +35,6 @@ final class Preflight {
   private static final Logger LOG = LoggerFactory.getLogger(Preflight.class);
   /** Short: a validate request waits for this. */
   private static final ClientSettings QUICK = ClientSettings.DEFAULT
-      .withReaderFeatures(DeltaSharingSourceConfig.READER_FEATURES)
       .withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(20), Duration.ofSeconds(20))
       .withRetry(new RetrySettings(2, Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(30)));
 

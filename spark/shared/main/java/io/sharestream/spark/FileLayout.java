@@ -7,6 +7,8 @@ import io.sharestream.common.planner.WorkUnit;
 import io.sharestream.common.types.StructType;
 import java.io.IOException;
 import java.io.Serializable;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -45,10 +47,17 @@ final class FileLayout implements Serializable {
   final ParquetPartitionReaderFactory inner;
   final org.apache.spark.sql.types.StructType partitionSchema;
   private final DataType[] innerTypes;
-  /** Per column Spark's reader reads: the table's type where the reader reads a narrower one, else null. */
+  /**
+   * Per column Spark's reader reads: the type it has in the scan where the reader reads another (a narrower one, a
+   * variant's stored struct for its JSON text), else null.
+   */
   private final DataType[] wideTypes;
   /** Per data column read: its table type when its type (or a nested one) was widened, else null; null if none. */
   private final io.sharestream.common.types.DataType[] widened;
+  /** Per data column read: the column (logical) when it is or holds a variant, else null; null if none. */
+  private final io.sharestream.common.types.StructField[] variants;
+  /** The session's time zone: variants read as text render their timestamps in it, as Spark 4 does. */
+  private final ZoneId zone;
   /** With {@link #widened}: the SQL conf's settings, to rebuild it on an executor (its deserialized copy is empty). */
   private final HashMap<String, String> sqlConf;
   private transient Map<org.apache.spark.sql.types.StructType, FileLayout> narrowLayouts;
@@ -87,9 +96,11 @@ final class FileLayout implements Serializable {
         partitionSchema, filters);
     List<String> innerNames = new ArrayList<>();
     List<DataType> types = new ArrayList<>();
+    for (org.apache.spark.sql.types.StructField f : physicalRead.fields()) {
+      types.add(f.dataType());
+    }
     for (org.apache.spark.sql.types.StructField f : readData.fields()) {
       innerNames.add(f.name().toLowerCase(Locale.ROOT));
-      types.add(f.dataType());
     }
     for (org.apache.spark.sql.types.StructField f : partitionSchema.fields()) {
       innerNames.add(f.name().toLowerCase(Locale.ROOT));
@@ -99,15 +110,27 @@ final class FileLayout implements Serializable {
     this.wideTypes = new DataType[innerTypes.length];
     io.sharestream.common.types.DataType[] widenedTypes =
         new io.sharestream.common.types.DataType[readData.size()];
+    io.sharestream.common.types.StructField[] variantFields =
+        new io.sharestream.common.types.StructField[readData.size()];
     boolean anyWidened = false;
+    boolean anyVariant = false;
     for (int i = 0; i < readData.size(); i++) {
       io.sharestream.common.types.StructField f = Widening.field(tableSchema, readData.fields()[i].name());
       if (Widening.widened(f)) {
         widenedTypes[i] = f.type();
         anyWidened = true;
       }
+      if (f != null && VariantText.holdsVariant(f.type())) {
+        variantFields[i] = f;
+        anyVariant = true;
+        if (VariantText.asText()) {
+          wideTypes[i] = readData.fields()[i].dataType();
+        }
+      }
     }
     this.widened = anyWidened ? widenedTypes : null;
+    this.variants = anyVariant ? variantFields : null;
+    this.zone = conf.sessionLocalTimeZone() == null ? ZoneOffset.UTC : ZoneId.of(conf.sessionLocalTimeZone());
     this.sqlConf = anyWidened ? settings(conf) : null;
     this.toOutput = new int[output.size()];
     boolean same = innerNames.size() == output.size();
@@ -119,7 +142,7 @@ final class FileLayout implements Serializable {
         changeTypeOut = j;
       }
     }
-    this.identity = same;
+    this.identity = same && (variants == null || !VariantText.asText());
     this.changeTypeIndex = changeData ? innerNames.indexOf(SparkSchemas.CHANGE_TYPE) : -1;
     this.changeTypeOutput = changeTypeOut;
   }
@@ -132,14 +155,16 @@ final class FileLayout implements Serializable {
     this.changeTypeOutput = wide.changeTypeOutput;
     this.identity = false;
     this.widened = null;
+    this.variants = null; // checked in the file already
+    this.zone = wide.zone;
     this.sqlConf = null;
     this.innerTypes = wide.innerTypes.clone();
-    this.wideTypes = new DataType[innerTypes.length];
+    this.wideTypes = wide.wideTypes.clone();
     org.apache.spark.sql.types.StructType data = wide.inner.dataSchema();
     for (int i = 0; i < narrow.size(); i++) {
       org.apache.spark.sql.types.StructField f = narrow.fields()[i];
       if (!f.dataType().equals(innerTypes[i])) {
-        wideTypes[i] = innerTypes[i];
+        wideTypes[i] = wideTypes[i] == null ? innerTypes[i] : wideTypes[i];
         innerTypes[i] = f.dataType();
         data = withType(data, f);
       }
@@ -176,21 +201,31 @@ final class FileLayout implements Serializable {
     return DataTypes.createStructType(fields);
   }
 
-  /** Whether a file may hold narrower types than this layout reads (a read column's type was widened). */
-  boolean widens() {
-    return widened != null;
+  /**
+   * Whether a file's Parquet schema decides how it is read ({@link #forFile}): a read column's type was widened (the
+   * file may hold a narrower one), or it holds a variant (whose layout is checked).
+   */
+  boolean readsFooter() {
+    return widened != null || variants != null;
   }
 
   /**
    * The layout for a file whose Parquet schema is {@code footer}: this one, or where the file holds a widened
    * column with its type before the widening, one that reads it with that type and widens its values (one per
-   * combination of narrow types, built once per reader factory). Fails on a file type the table's is no widening of.
+   * combination of narrow types, built once per reader factory). Fails on a file type the table's is no widening of,
+   * and on a variant the file holds shredded or not as a variant's group.
    */
   FileLayout forFile(MessageType footer, String where) {
+    org.apache.spark.sql.types.StructField[] read = inner.readDataSchema().fields().clone();
+    for (int i = 0; variants != null && i < variants.length; i++) {
+      Type written = variants[i] == null ? null : Widening.child(footer, read[i].name());
+      if (written != null) {
+        VariantText.checkFile(written, variants[i].type(), variants[i].name(), where);
+      }
+    }
     if (widened == null) {
       return this;
     }
-    org.apache.spark.sql.types.StructField[] read = inner.readDataSchema().fields().clone();
     boolean narrower = false;
     for (int i = 0; i < widened.length; i++) {
       Type written = widened[i] == null ? null : Widening.child(footer, read[i].name());
@@ -239,7 +274,7 @@ final class FileLayout implements Serializable {
               : r.getUTF8String(changeTypeIndex).toString())) {
             continue;
           }
-          current = identity && !perRow ? r : project(r);
+          current = identity && !perRow ? r : project(r, unit);
           if (perRow) {
             current.update(changeTypeOutput, UTF8String.fromString(selected.changeType(index, null)));
           }
@@ -260,12 +295,17 @@ final class FileLayout implements Serializable {
     };
   }
 
-  private InternalRow project(InternalRow r) {
+  private InternalRow project(InternalRow r, WorkUnit unit) {
     Object[] values = new Object[toOutput.length];
     for (int j = 0; j < values.length; j++) {
       int i = toOutput[j];
-      values[j] = r.isNullAt(i) ? null : wideTypes[i] == null ? r.get(i, innerTypes[i])
-          : Widening.value(r.get(i, innerTypes[i]), innerTypes[i], wideTypes[i]);
+      if (r.isNullAt(i) || wideTypes[i] == null) {
+        values[j] = r.isNullAt(i) ? null : r.get(i, innerTypes[i]);
+      } else {
+        String column = variants == null || variants[i] == null ? null : variants[i].name();
+        values[j] = Widening.value(r.get(i, innerTypes[i]), innerTypes[i], wideTypes[i],
+            stored -> VariantText.json(stored, zone, unit.describe(), column));
+      }
     }
     return new GenericInternalRow(values);
   }
@@ -308,8 +348,11 @@ final class FileLayout implements Serializable {
           ColumnVector[] columns = new ColumnVector[toOutput.length];
           for (int j = 0; j < columns.length; j++) {
             ColumnVector c = b.column(toOutput[j]);
-            if (wideTypes[toOutput[j]] != null) {
-              c = new WideningVector(c, wideTypes[toOutput[j]]);
+            int i = toOutput[j];
+            if (wideTypes[i] instanceof org.apache.spark.sql.types.StringType) {
+              c = new VariantTextVector(c, zone, unit.describe(), variants[i].name());
+            } else if (wideTypes[i] != null) {
+              c = new WideningVector(c, wideTypes[i]);
             }
             columns[j] = rows == null ? c : new SelectedRowsVector(c, rows, count);
           }

@@ -86,13 +86,15 @@ final class ScanContext {
   }
 
   /**
-   * {@code conf}, or when a nested column read had a type widened, a copy reading nested columns as rows (Spark 3.5+
-   * reads them in batches; {@link WideningVector} widens flat columns only).
+   * {@code conf}, or when a nested column read had a type widened or holds a variant read as text, a copy reading
+   * nested columns as rows (Spark 3.5+ reads them in batches; {@link WideningVector} and {@link VariantTextVector}
+   * convert top-level columns only).
    */
   private SQLConf withNestedWideningAsRows(SQLConf conf) {
     for (org.apache.spark.sql.types.StructField f : output.fields()) {
-      if (!(f.dataType() instanceof org.apache.spark.sql.types.AtomicType)
-          && Widening.widened(Widening.field(metadata.schema(), f.name()))) {
+      io.sharestream.common.types.StructField column = Widening.field(metadata.schema(), f.name());
+      if (!(f.dataType() instanceof org.apache.spark.sql.types.AtomicType) && (Widening.widened(column)
+          || column != null && VariantText.asText() && VariantText.holdsVariant(column.type()))) {
         SQLConf c = conf.clone();
         c.setConfString("spark.sql.parquet.enableNestedColumnVectorizedReader", "false");
         return c;

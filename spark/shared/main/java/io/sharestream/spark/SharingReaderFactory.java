@@ -244,9 +244,12 @@ final class SharingReaderFactory implements PartitionReaderFactory {
       }
     }
 
-    /** {@code layout}, or where a column's type was widened, the layout for the types the file holds. */
+    /**
+     * {@code layout}, or where a column's type was widened, the layout for the types the file holds; its variants'
+     * layout checked.
+     */
     private FileLayout forFile(FileLayout layout, WorkUnit u, HttpInputFile input) throws IOException {
-      if (!layout.widens()) {
+      if (!layout.readsFooter()) {
         return layout;
       }
       try (ParquetFileReader footer = ParquetFileReader.open(input)) { // the prefetched tail: no request

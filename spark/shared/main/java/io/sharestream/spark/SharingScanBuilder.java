@@ -48,21 +48,22 @@ class SharingScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns
   @Override
   public Scan build() {
     // Parquet row-group pruning takes filters on data columns only (not partition or change-feed columns), and
-    // neither it nor the server's file skipping those on a widened column (files before hold the narrow type)
+    // neither it nor the server's file skipping those on a widened column (files before hold the narrow type) or a
+    // variant (its text is not what a file holds)
     List<Filter> data = new ArrayList<>();
     List<Filter> hinted = new ArrayList<>();
     for (Filter f : pushed) {
       boolean onData = true;
-      boolean onWidened = false;
+      boolean notPruning = false;
       for (String ref : f.references()) {
         onData &= metadata.partitionColumns().stream().noneMatch(ref::equalsIgnoreCase)
             && !SparkSchemas.isChangeColumn(ref) && metadata.schema().indexOf(ref) >= 0;
-        onWidened |= Widening.widened(metadata.schema(), ref);
+        notPruning |= Widening.widened(metadata.schema(), ref) || variant(ref);
       }
-      if (onData && !onWidened) {
+      if (onData && !notPruning) {
         data.add(f);
       }
-      if (!onWidened) {
+      if (!notPruning) {
         hinted.add(f);
       }
     }
@@ -72,5 +73,13 @@ class SharingScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns
         && !ColumnMapping.isMapped(metadata.schema());
     return new SharingScan(ctx, hints ? FilterHints.of(hinted.toArray(new Filter[0]),
         SparkSchemas.of(metadata.schema())) : null);
+  }
+
+  /** Whether a filter's column ({@code a}, or a nested {@code a.b}) is or lies in a column holding a variant. */
+  private boolean variant(String reference) {
+    int dot = reference.indexOf('.');
+    io.sharestream.common.types.StructField f = Widening.field(metadata.schema(),
+        dot > 0 ? reference.substring(0, dot).replace("`", "") : reference);
+    return f != null && VariantText.holdsVariant(f.type());
   }
 }

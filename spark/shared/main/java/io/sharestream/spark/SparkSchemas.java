@@ -22,7 +22,8 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * Delta types as Spark SQL types, nullability kept (Spark 3.1 has no timestamp without time zone: timestamp_ntz
- * reads as a timestamp of its UTC wall time), the change feed's columns, and partition values as Catalyst values.
+ * reads as a timestamp of its UTC wall time; before Spark 4 a variant reads as its JSON text, {@link VariantText}),
+ * the change feed's columns, and partition values as Catalyst values.
  */
 final class SparkSchemas {
   static final String CHANGE_TYPE = "_change_type";
@@ -69,14 +70,16 @@ final class SparkSchemas {
       case TIMESTAMP:
       case TIMESTAMP_NTZ:
         return DataTypes.TimestampType;
+      case VARIANT:
+        return VariantText.asText() ? DataTypes.StringType : VariantText.SPARK_TYPE;
       default:
         throw new IllegalArgumentException("no Spark type for " + t.simpleString());
     }
   }
 
   /**
-   * {@code spark} (the table's columns, or a pruned selection of them) with every struct field named as in the
-   * data files: its physical name under column mapping (nested fields too), else unchanged.
+   * {@code spark} (the table's columns, or a pruned selection of them) as the data files hold it: every struct field
+   * under its physical name (column mapping, nested fields too), a variant read as text as its stored struct.
    */
   static org.apache.spark.sql.types.StructType physical(org.apache.spark.sql.types.StructType spark,
       StructType delta) {
@@ -91,6 +94,9 @@ final class SparkSchemas {
 
   private static org.apache.spark.sql.types.DataType physical(org.apache.spark.sql.types.DataType spark,
       DataType delta) {
+    if (delta == PrimitiveType.VARIANT && VariantText.asText()) {
+      return VariantText.STORED;
+    }
     if (spark instanceof org.apache.spark.sql.types.StructType && delta instanceof StructType) {
       return physical((org.apache.spark.sql.types.StructType) spark, (StructType) delta);
     }

@@ -13,6 +13,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.OriginalType;
 import org.apache.parquet.schema.Type;
@@ -24,6 +25,7 @@ import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.catalyst.util.MapData;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * Delta's type widening on Spark's side: a column whose type was widened ({@code delta.typeChanges} in its field
@@ -163,17 +165,24 @@ final class Widening {
   }
 
   /** The element of a Parquet list: 3-level ({@code list.element}) or a legacy 2-level one. */
-  private static Type element(GroupType list) {
+  static Type element(GroupType list) {
     Type repeated = list.getType(0);
     boolean legacy = repeated.isPrimitive() || repeated.asGroupType().getFieldCount() > 1
         || repeated.getName().equals("array") || repeated.getName().equals(list.getName() + "_tuple");
     return legacy ? repeated : repeated.asGroupType().getType(0);
   }
 
-  /** A Catalyst value read as {@code from} (a type {@link #readType} chose) as a value of the table's {@code to}. */
-  static Object value(Object v, org.apache.spark.sql.types.DataType from, org.apache.spark.sql.types.DataType to) {
+  /**
+   * A Catalyst value read as {@code from} (a type {@link #readType} chose) as a value of the table's {@code to}; a
+   * variant read as its stored struct, where the scan has a string, as {@code variant} renders it.
+   */
+  static Object value(Object v, org.apache.spark.sql.types.DataType from, org.apache.spark.sql.types.DataType to,
+      Function<InternalRow, UTF8String> variant) {
     if (v == null || from.equals(to)) {
       return v;
+    }
+    if (to instanceof org.apache.spark.sql.types.StringType) {
+      return variant.apply((InternalRow) v);
     }
     if (to instanceof org.apache.spark.sql.types.StructType) {
       org.apache.spark.sql.types.StructField[] f = ((org.apache.spark.sql.types.StructType) from).fields();
@@ -181,20 +190,21 @@ final class Widening {
       InternalRow r = (InternalRow) v;
       Object[] out = new Object[t.length];
       for (int i = 0; i < t.length; i++) {
-        out[i] = r.isNullAt(i) ? null : value(r.get(i, f[i].dataType()), f[i].dataType(), t[i].dataType());
+        out[i] = r.isNullAt(i) ? null
+            : value(r.get(i, f[i].dataType()), f[i].dataType(), t[i].dataType(), variant);
       }
       return new GenericInternalRow(out);
     }
     if (to instanceof org.apache.spark.sql.types.ArrayType) {
       return array((ArrayData) v, ((org.apache.spark.sql.types.ArrayType) from).elementType(),
-          ((org.apache.spark.sql.types.ArrayType) to).elementType());
+          ((org.apache.spark.sql.types.ArrayType) to).elementType(), variant);
     }
     if (to instanceof org.apache.spark.sql.types.MapType) {
       org.apache.spark.sql.types.MapType f = (org.apache.spark.sql.types.MapType) from;
       org.apache.spark.sql.types.MapType t = (org.apache.spark.sql.types.MapType) to;
       MapData m = (MapData) v;
-      return new ArrayBasedMapData(array(m.keyArray(), f.keyType(), t.keyType()),
-          array(m.valueArray(), f.valueType(), t.valueType()));
+      return new ArrayBasedMapData(array(m.keyArray(), f.keyType(), t.keyType(), variant),
+          array(m.valueArray(), f.valueType(), t.valueType(), variant));
     }
     if (to instanceof org.apache.spark.sql.types.DecimalType) {
       org.apache.spark.sql.types.DecimalType d = (org.apache.spark.sql.types.DecimalType) to;
@@ -214,13 +224,13 @@ final class Widening {
   }
 
   private static ArrayData array(ArrayData a, org.apache.spark.sql.types.DataType from,
-      org.apache.spark.sql.types.DataType to) {
+      org.apache.spark.sql.types.DataType to, Function<InternalRow, UTF8String> variant) {
     if (from.equals(to)) {
       return a;
     }
     Object[] out = new Object[a.numElements()];
     for (int i = 0; i < out.length; i++) {
-      out[i] = a.isNullAt(i) ? null : value(a.get(i, from), from, to);
+      out[i] = a.isNullAt(i) ? null : value(a.get(i, from), from, to, variant);
     }
     return new GenericArrayData(out);
   }

@@ -115,7 +115,7 @@ public final class ClientSettings {
   }
 
   /**
-   * These settings reading {@code features} (any case; e.g. {@link ProtocolInfo#READER_FEATURES_WITH_VARIANT}) instead
+   * These settings reading {@code features} (any case) instead
    * of the current ones. The engine must read what it declares: the server may then send tables needing them.
    */
   public ClientSettings withReaderFeatures(Set<String> features) {

@@ -185,9 +185,8 @@ public final class Errors {
   /** The table needs a reader version or feature this product does not implement. */
   public static UnsupportedTableFeatureException unsupportedFeature(String what, String unsupported) {
     return new UnsupportedTableFeatureException("The table of " + what + " needs Delta " + unsupported + ", which "
-        + "this reader does not implement (it reads deletion vectors, column mapping, timestamps without time zone "
-        + "and type widening; the Kafka connector and the CLI read variants too). Ask the data provider to share "
-        + "the table without it.");
+        + "this reader does not implement (it reads deletion vectors, column mapping, timestamps without time zone, "
+        + "type widening and unshredded variants). Ask the data provider to share the table without it.");
   }
 
   /** A deletion vector of {@code file} (table, version and file named) cannot be used. */

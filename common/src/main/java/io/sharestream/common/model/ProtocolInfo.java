@@ -19,13 +19,7 @@ public final class ProtocolInfo implements SharingAction {
    */
   public static final Set<String> SUPPORTED_READER_FEATURES =
       Collections.unmodifiableSet(new TreeSet<>(Set.of("deletionvectors", "columnmapping", "timestampntz",
-          "typewidening", "typewidening-preview")));
-  /** The variant type's reader features (lower case): read by engines that render variants (Kafka, CLI). */
-  public static final Set<String> VARIANT_READER_FEATURES =
-      Collections.unmodifiableSet(new TreeSet<>(Set.of("varianttype", "varianttype-preview")));
-  /** {@link #SUPPORTED_READER_FEATURES} and {@link #VARIANT_READER_FEATURES}: what the Kafka connector and CLI read. */
-  public static final Set<String> READER_FEATURES_WITH_VARIANT = union(SUPPORTED_READER_FEATURES,
-      VARIANT_READER_FEATURES);
+          "typewidening", "typewidening-preview", "varianttype", "varianttype-preview")));
   /**
    * Reader features that concern only how a table's log is kept (v2 checkpoints, the vacuum protocol check): the
    * sharing server reads the log, a recipient reads files, so a table with them is read as any other.
@@ -85,12 +79,6 @@ public final class ProtocolInfo implements SharingAction {
   /** The reader features the table needs, as the server spelled them. */
   public Set<String> readerFeatures() {
     return readerFeatures;
-  }
-
-  private static Set<String> union(Set<String> a, Set<String> b) {
-    Set<String> all = new TreeSet<>(a);
-    all.addAll(b);
-    return Collections.unmodifiableSet(all);
   }
 
   /**

@@ -97,9 +97,8 @@ final class ErrorsReference {
           + "delta.", "Set `responseFormat=auto` (the default) or `delta`; a server without the delta format "
           + "cannot serve such a table: ask the data provider."),
       new Kind(UnsupportedTableFeatureException.class, "The table needs a Delta reader version or feature this "
-          + "product does not read (it reads deletion vectors, column mapping, timestamps without time zone and type "
-          + "widening; the Kafka connector and the CLI read variants too, the Spark source refuses them), or a data "
-          + "file holds a shredded variant.",
+          + "product does not read (it reads deletion vectors, column mapping, timestamps without time zone, type "
+          + "widening and unshredded variants), or a data file holds a shredded variant.",
           "Ask the data provider to share the table (or a copy) without the feature."),
       new Kind(AmbiguousCalendarException.class, "A data file holds dates before 1582-10-15 or timestamps before "
           + "1900 and does not say which calendar wrote them, under the default rebase mode `EXCEPTION`.",

@@ -505,9 +505,6 @@ class ParquetRowReaderTest {
         row("id", 1L, "v", io.sharestream.testkit.delta.VariantValue.raw(new byte[] {0x0C, 1},
             new byte[] {0x02, 0, 0}))));
     TableRef t = serve(table, true);
-    client.close();
-    client = new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()), ClientSettings.DEFAULT
-        .withReaderFeatures(io.sharestream.common.model.ProtocolInfo.READER_FEATURES_WITH_VARIANT));
     TableMetadata[] meta = new TableMetadata[1];
     FileAction f = files(t, meta).get(0);
     List<Row> rows = new ArrayList<>();

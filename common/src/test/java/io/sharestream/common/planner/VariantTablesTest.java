@@ -29,6 +29,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Variant tables (Delta 4.0's {@code variantType}) written by the kit and served by a kit server: a client reading
  * variants streams every row with the value's JSON text exactly as Spark renders it, in a top-level column and in a
- * struct; a client with the default reader features (the Spark source's) refuses them naming the feature and the
- * table, at the start or at the version a variant column is added; {@code variantShredding} is refused by both.
+ * struct; a client not declaring {@code variantType} refuses them naming the feature and the table, at the start or
+ * at the version a variant column is added; {@code variantShredding} is refused by both.
  */
 class VariantTablesTest {
   static final TableRef T = new TableRef("s", "sc", "t");
@@ -84,8 +86,11 @@ class VariantTablesTest {
     return pos;
   }
 
-  private static ClientSettings variants() {
-    return ClientSettings.DEFAULT.withReaderFeatures(ProtocolInfo.READER_FEATURES_WITH_VARIANT);
+  /** Settings of a client that does not read variants (it does not declare variantType). */
+  private static ClientSettings withoutVariants() {
+    Set<String> features = new TreeSet<>(ProtocolInfo.SUPPORTED_READER_FEATURES);
+    features.removeAll(Set.of("varianttype", "varianttype-preview"));
+    return ClientSettings.DEFAULT.withReaderFeatures(features);
   }
 
   static Map<String, Object> row(long id, Object v, Object payload) {
@@ -123,7 +128,7 @@ class VariantTablesTest {
     }
     table.append(rows.subList(0, 5)); // 1
     table.append(rows.subList(5, rows.size()), 2); // 2: three files
-    DeltaSharingClient client = serve(table, variants());
+    DeltaSharingClient client = serve(table, ClientSettings.DEFAULT);
     Map<Long, Row> read = new HashMap<>();
     try (SharingStreamPlanner p = new SharingStreamPlanner(client, T, StreamOptions.parse(Map.of("startingVersion",
         "1")), Duration.ZERO, Clock.systemUTC())) {
@@ -148,13 +153,12 @@ class VariantTablesTest {
   }
 
   @Test
-  void theDefaultReaderFeaturesOfTheSparkSourceRefuseAVariantTableNamingTheFeatureAndTheTable() {
+  void aClientNotReadingVariantsRefusesAVariantTableNamingTheFeatureAndTheTable() {
     DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("t"), SCHEMA).commit();
     table.append(List.of(row(0, object("a", 1), null)));
-    DeltaSharingClient client = serve(table, ClientSettings.DEFAULT);
-    assertThat(client.settings().readerFeatures()).isEqualTo(ProtocolInfo.SUPPORTED_READER_FEATURES)
-        .doesNotContain("varianttype");
-    assertThat(ClientSettings.DEFAULT.withReaderFeatures(java.util.Set.of("variantType", "deletionVectors"))
+    DeltaSharingClient client = serve(table, withoutVariants());
+    assertThat(ClientSettings.DEFAULT.readerFeatures()).contains("varianttype", "varianttype-preview");
+    assertThat(ClientSettings.DEFAULT.withReaderFeatures(Set.of("variantType", "deletionVectors"))
         .withUserAgent("x").withRetry(RetrySettings.DEFAULT).readerFeatures())
         .as("lower-cased, sorted, kept by the other with-methods").containsExactly("deletionvectors", "varianttype");
     assertThatThrownBy(() -> new SharingStreamPlanner(client, T, StreamOptions.parse(Map.of()), Duration.ZERO,
@@ -165,12 +169,12 @@ class VariantTablesTest {
   }
 
   @Test
-  void aVariantColumnAddedWhileStreamingStopsADefaultStreamAtItsVersionAndIsReadByAVariantClient() {
+  void aVariantColumnAddedWhileStreamingStopsAStreamNotReadingVariantsAtItsVersionAndIsReadByOneThatDoes() {
     DeltaType.StructType plain = DeltaType.struct(DeltaType.field("id", DeltaType.LONG, false));
     DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("t"), plain).commit(); // 0
     table.append(List.of(Map.of("id", 0L))); // 1
-    DeltaSharingClient spark = serve(table, ClientSettings.DEFAULT);
-    DeltaSharingClient kafka = serve(table, variants());
+    DeltaSharingClient spark = serve(table, withoutVariants());
+    DeltaSharingClient kafka = serve(table, ClientSettings.DEFAULT);
     Map<String, String> options = Map.of("startingVersion", "1");
     try (SharingStreamPlanner sp = new SharingStreamPlanner(spark, T, StreamOptions.parse(options), Duration.ZERO,
         Clock.systemUTC());
@@ -200,7 +204,7 @@ class VariantTablesTest {
         .protocol(3, 7, List.of("variantType", "variantShredding"), List.of("variantType", "variantShredding"))
         .commit();
     table.append(List.of(row(0, object("a", 1), null)));
-    DeltaSharingClient client = serve(table, variants());
+    DeltaSharingClient client = serve(table, ClientSettings.DEFAULT);
     assertThatThrownBy(() -> new SharingStreamPlanner(client, T, StreamOptions.parse(Map.of()), Duration.ZERO,
         Clock.systemUTC())).isInstanceOf(UnsupportedTableFeatureException.class)
         .hasMessageContaining("s.sc.t").hasMessageContaining("reader feature variantShredding")
