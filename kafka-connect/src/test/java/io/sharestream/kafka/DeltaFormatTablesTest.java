@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sharestream.testkit.delta.ChangeMatrix;
 import io.sharestream.testkit.delta.DeletionVectorMatrix;
+import io.sharestream.testkit.delta.DeltaLake4Fixtures;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
 import io.sharestream.testkit.delta.VariantValue;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Tables shared in the delta format (SPEC §4b) through a real Connect worker: deletion vector tables in every mode,
  * with keys and tombstones, from a server that answers history in the delta format and from one that refuses it;
  * column-mapped tables with logical field names, whose RENAME and DROP give the records a new value schema version;
- * variant tables, whose values become string fields holding their JSON text.
+ * variant tables, whose values become string fields holding their JSON text; the type-widened and variant tables
+ * Delta Lake 4.0 wrote, whose records are Delta's change feed.
  */
 class DeltaFormatTablesTest {
   static ConnectHarness harness;
@@ -216,6 +218,81 @@ class DeltaFormatTablesTest {
     assertThat(field.path("type").asText()).isEqualTo("string");
     assertThat(field.path("name").asText()).isEqualTo(ConnectSchemas.VARIANT_JSON);
     assertThat(field.path("optional").asBoolean()).isTrue();
+  }
+
+  /**
+   * The tables Delta Lake 4.0 wrote (type widening, variant; {@link DeltaLake4Fixtures}), streamed from version 1 in
+   * readChangeFeed mode through every widening: the records of each version where Delta answers the change feed
+   * are Delta's rows, the widened columns in their wide types, the variants as their JSON text.
+   */
+  @Test
+  void tablesDeltaLake4WroteStreamAsDeltaReadsTheirChangeFeed() throws Exception {
+    for (String name : DeltaLake4Fixtures.NAMES) {
+      DeltaLake4Fixtures.Truth truth = DeltaLake4Fixtures.truth(name);
+      Path dir = DeltaLake4Fixtures.copy(name, tmp.resolve(name));
+      DeltaSharingServer s = DeltaSharingServer.builder().table("s", "sc", "t0", dir, true).start();
+      servers.add(s);
+      String profile = s.writeProfile(tmp.resolve(name + ".share")).toString();
+      harness.deploy("lake4-" + name, ConnectHarness.config(profile, "s.sc.t0", "startingVersion", "1",
+          "readChangeFeed", "true", "topic.prefix", "lake4-" + name + ".", "time.precision.mode", "string",
+          "value.converter", "org.apache.kafka.connect.json.JsonConverter",
+          "value.converter.schemas.enable", "true"), 1);
+      // before the versions Delta answers the feed of, both tables only inserted: the rows of the version before
+      int before = truth.changesFrom() == 1 ? 0 : truth.snapshots.get(truth.changesFrom() - 1).size();
+      int expected = before + truth.changeRows().values().stream().mapToInt(List::size).sum();
+      List<ConnectHarness.Rec> got = harness.read("lake4-" + name + ".s.sc.t0", expected,
+          ConnectorStreamingTest.WAIT);
+      assertThat(got).hasSize(expected);
+      java.util.NavigableMap<Long, List<String>> changes = new java.util.TreeMap<>();
+      for (ConnectHarness.Rec r : got) {
+        List<Object> values = new ArrayList<>();
+        for (String column : truth.columns) {
+          values.add(value(r.value.path("schema"), r.value.path("payload"), column));
+        }
+        values.add(r.headers.get(RecordConverter.HEADER_CHANGE_TYPE));
+        changes.computeIfAbsent(Long.parseLong(r.headers.get(RecordConverter.HEADER_VERSION)),
+            v -> new ArrayList<>()).add(DeltaLake4Fixtures.row(values));
+      }
+      changes.values().forEach(java.util.Collections::sort);
+      assertThat(changes.tailMap(truth.changesFrom(), true)).as(name).isEqualTo(truth.changeRows());
+    }
+  }
+
+  /** The value of {@code column} ({@code a} or {@code a.b}) of a JSON-converted record, as a Java value. */
+  private static Object value(JsonNode schema, JsonNode payload, String column) {
+    for (String part : column.split("\\.")) {
+      JsonNode field = null;
+      for (JsonNode f : schema.path("fields")) {
+        if (f.path("field").asText().equals(part)) {
+          field = f;
+        }
+      }
+      schema = field;
+      payload = payload.path(part);
+      if (payload.isNull() || payload.isMissingNode()) {
+        return null;
+      }
+    }
+    String logical = schema.path("name").asText();
+    if (logical.equals(org.apache.kafka.connect.data.Decimal.LOGICAL_NAME)) {
+      return new java.math.BigDecimal(new java.math.BigInteger(java.util.Base64.getDecoder()
+          .decode(payload.asText())), schema.path("parameters").path("scale").asInt());
+    }
+    if (logical.equals(ConnectSchemas.ISO_LOCAL_TIMESTAMP)) {
+      return java.time.LocalDateTime.parse(payload.asText());
+    }
+    switch (schema.path("type").asText()) {
+      case "float":
+        return payload.floatValue();
+      case "double":
+        return payload.doubleValue();
+      case "string":
+        return payload.asText();
+      case "boolean":
+        return payload.asBoolean();
+      default:
+        return payload.asLong();
+    }
   }
 
   private static String qtyType(ConnectHarness.Rec r) {

@@ -38,6 +38,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Delta Lake 4.0 (delta-spark 4.0.0 on Spark 4.0.0) writes a type-widened table (every widening it allows, one ALTER
  * per version, with rows before and after, an UPDATE and a DELETE) and a variant table (values of every kind,
  * top-level and in a struct); the kit serves them; the core's snapshot at every version and its streams from version
- * 1 (change feed and default) give exactly Delta's rows (variants as the JSON text of Spark's {@code to_json}, all else
+ * 1 (change feed and default), and the Spark source's (built for Spark 4.2, run on 4.0), give exactly Delta's rows (variants as the JSON text of Spark's {@code to_json}, all else
  * as Spark's {@code CAST} to string renders it). The tables the engines' tests read (kept in the kit,
  * {@link DeltaLake4Fixtures}) still read, by Delta, as recorded; {@code -Dfixtures.write=true} writes them anew.
  */
@@ -245,14 +247,25 @@ class DeltaLake4InteropTest {
     return out;
   }
 
+  /** Each table written afresh by Delta Lake 4.0, and Delta's reads of it. */
+  private static final Map<String, DeltaLake4Fixtures.Truth> FRESH = new LinkedHashMap<>();
+
+  private static synchronized Map<String, DeltaLake4Fixtures.Truth> fresh() {
+    if (FRESH.isEmpty()) {
+      for (String name : DeltaLake4Fixtures.NAMES) {
+        write(name, tmp.resolve("fresh-" + name));
+        FRESH.put(name, read(name, tmp.resolve("fresh-" + name)));
+      }
+    }
+    return FRESH;
+  }
+
   @Test
   void theCoreReadsTablesDeltaLake4WritesAsDeltaReadsThem() {
-    for (String name : DeltaLake4Fixtures.NAMES) {
-      Path dir = tmp.resolve("fresh-" + name);
-      write(name, dir);
-      DeltaLake4Fixtures.Truth truth = read(name, dir);
+    fresh().forEach((name, truth) -> {
       assertThat(truth.latestVersion()).isGreaterThanOrEqualTo(4);
-      try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "sc", "t", dir, true).start()) {
+      try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "sc", "t",
+          tmp.resolve("fresh-" + name), true).start()) {
         DeltaSharingClient client = client(server);
         assertThat(coreSnapshots(client, truth)).as("%s: every version", name).isEqualTo(truth.snapshots);
         // streams from version 1 (through every widening) give Delta's changes where Delta reads them
@@ -261,6 +274,49 @@ class DeltaLake4InteropTest {
             .isEqualTo(truth.changeRows());
         assertThat(coreStream(client, truth.columns, Map.of()).tailMap(truth.changesFrom(), true))
             .as("%s: default stream from version 1", name).isEqualTo(truth.newImages());
+      }
+    });
+  }
+
+  @Test
+  void theSparkSourceOnSpark40ReadsThemAsDeltaDoes() throws Exception {
+    for (Map.Entry<String, DeltaLake4Fixtures.Truth> e : fresh().entrySet()) {
+      String name = e.getKey();
+      DeltaLake4Fixtures.Truth truth = e.getValue();
+      try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "sc", "t",
+          tmp.resolve("fresh-" + name), true).start()) {
+        String path = server.writeProfile(tmp.resolve(name + ".share")) + "#s.sc.t";
+        NavigableMap<Long, List<String>> snapshots = new TreeMap<>();
+        for (long v : truth.snapshots.keySet()) {
+          Dataset<org.apache.spark.sql.Row> df = spark.read().format("deltaSharing").option("versionAsOf", v)
+              .load(path);
+          snapshots.put(v, rows(df.selectExpr(truth.columns.stream().map(c -> text(df, c))
+              .toArray(String[]::new))));
+        }
+        assertThat(snapshots).as("%s: every version", name).isEqualTo(truth.snapshots);
+        Dataset<org.apache.spark.sql.Row> stream = spark.readStream().format("deltaSharing")
+            .option("startingVersion", "1").option("readChangeFeed", "true").load(path);
+        List<String> columns = truth.columns.stream().map(c -> text(stream, c)).collect(Collectors.toList());
+        columns.add("_change_type");
+        columns.add("CAST(_commit_version AS STRING)");
+        String table = "lake4_" + name.replace('-', '_');
+        StreamingQuery q = stream.selectExpr(columns.toArray(new String[0])).writeStream().format("memory")
+            .queryName(table).trigger(Trigger.AvailableNow())
+            .option("checkpointLocation", tmp.resolve(name + "-checkpoint").toString()).start();
+        assertThat(q.awaitTermination(180_000)).isTrue();
+        NavigableMap<Long, List<String>> changes = new TreeMap<>();
+        int n = truth.columns.size() + 1;
+        for (org.apache.spark.sql.Row r : spark.table(table).collectAsList()) {
+          List<Object> values = new ArrayList<>();
+          for (int i = 0; i < n; i++) {
+            values.add(r.isNullAt(i) ? null : r.getString(i));
+          }
+          changes.computeIfAbsent(Long.parseLong(r.getString(n)), x -> new ArrayList<>())
+              .add(DeltaLake4Fixtures.row(values));
+        }
+        changes.values().forEach(l -> l.sort(Comparator.naturalOrder()));
+        assertThat(changes.tailMap(truth.changesFrom(), true)).as("%s: change feed from version 1", name)
+            .isEqualTo(truth.changeRows());
       }
     }
   }
