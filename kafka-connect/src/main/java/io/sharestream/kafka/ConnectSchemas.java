@@ -47,6 +47,15 @@ final class ConnectSchemas {
   static final String ISO_LOCAL_TIMESTAMP = "io.sharestream.time.IsoLocalTimestamp";
   /** A variant's JSON text, as Spark renders it (variant; a string schema of this name). */
   static final String VARIANT_JSON = "io.sharestream.data.VariantJson";
+  /** How Delta's column types become Connect's, for the generated configuration reference. */
+  static final String TYPES_DOC = "Record values are structs of the table's columns (names made valid Avro names). "
+      + "Integers, floating point, booleans, strings and binaries are Connect's types of the same width; a decimal is "
+      + "Connect's Decimal; a date Connect's Date; timestamps and timestamp_ntz as time.precision.mode says; arrays, "
+      + "maps and structs nest. A variant (Delta's variantType) is a string (schema name " + VARIANT_JSON
+      + ") holding the value's JSON text exactly as Spark's to_json renders it, timestamps in UTC; a "
+      + "shredded variant (variantShredding) is refused. A column whose type the provider widened (type widening) "
+      + "has its wide type in every record; a widening while streaming gives the records a new value schema version "
+      + "from that version.";
   /** Parameter carrying a decimal's precision (the Avro converter's convention). */
   static final String DECIMAL_PRECISION = "connect.decimal.precision";
 

@@ -38,6 +38,7 @@ final class ConfigReference {
           .append(k.importance.name().toLowerCase(Locale.ROOT)).append(" | ").append(text(k.documentation))
           .append(" |\n"));
     }
+    b.append("\n## Column types\n\n").append(ConnectSchemas.TYPES_DOC).append("\n");
     return b.toString();
   }
 

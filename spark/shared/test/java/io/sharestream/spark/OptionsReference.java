@@ -28,6 +28,7 @@ final class OptionsReference {
         .append("proxies are the JVM's (`-Dhttps.proxyHost`, its trust store), profiles are read by the source and ")
         .append("the end-of-stream marker is always asked for.\n\n");
     SessionConfs.NOT_APPLIED.forEach(n -> b.append("- `").append(n).append("`\n"));
+    b.append("\n## Column types\n\n").append(SparkSchemas.TYPES_DOC).append("\n");
     return b.toString();
   }
 

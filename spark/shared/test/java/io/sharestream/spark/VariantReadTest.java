@@ -207,6 +207,29 @@ class VariantReadTest {
     }
   }
 
+  @Test
+  void aFileHoldingAShreddedVariantOrNoVariantGroupIsRefusedNamingTheColumnAndTheFile() {
+    io.sharestream.common.types.StructType table = io.sharestream.common.types.SchemaJson.parse(
+        "{\"type\":\"struct\",\"fields\":[{\"name\":\"s\",\"type\":{\"type\":\"struct\",\"fields\":["
+        + "{\"name\":\"payload\",\"type\":\"variant\",\"nullable\":true,\"metadata\":{}}]},"
+        + "\"nullable\":true,\"metadata\":{}}]}");
+    io.sharestream.common.types.DataType s = table.field("s").type();
+    org.apache.parquet.schema.MessageType plain = org.apache.parquet.schema.MessageTypeParser.parseMessageType(
+        "message m { optional group s { optional group payload { required binary value; required binary metadata; "
+        + "} } }");
+    VariantText.checkFile(plain.getType("s"), s, "s", "file f.parquet of version 1 of s.sc.t");
+    org.apache.parquet.schema.MessageType shredded = org.apache.parquet.schema.MessageTypeParser.parseMessageType(
+        "message m { optional group s { optional group payload { required binary metadata; optional binary value; "
+        + "optional int64 typed_value; } } }");
+    assertThatThrownBy(() -> VariantText.checkFile(shredded.getType("s"), s, "s", "file f.parquet of s.sc.t"))
+        .hasMessageContaining("Column 's.payload' of data file file f.parquet of s.sc.t is a shredded variant")
+        .hasMessageContaining("variantShredding");
+    org.apache.parquet.schema.MessageType text = org.apache.parquet.schema.MessageTypeParser.parseMessageType(
+        "message m { optional group s { optional binary payload (UTF8); } }");
+    assertThatThrownBy(() -> VariantText.checkFile(text.getType("s"), s, "s", "file f.parquet of s.sc.t"))
+        .hasMessageContaining("Column 's.payload' of data file file f.parquet of s.sc.t holds a malformed variant");
+  }
+
   private static String allMessages(Throwable e) {
     StringBuilder out = new StringBuilder();
     for (Throwable t = e; t != null; t = t.getCause()) {
