@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Tables shared in the delta format (SPEC §4b) through a real Connect worker: deletion vector tables in every mode,
  * with keys and tombstones, from a server that answers history in the delta format and from one that refuses it;
  * column-mapped tables with logical field names, whose RENAME and DROP give the records a new value schema version;
+ * deletion vectors and column mapping switched on while streaming;
  * variant tables, whose values become string fields holding their JSON text; the type-widened and variant tables
  * Delta Lake 4.0 wrote, whose records are Delta's change feed.
  */
@@ -159,6 +160,31 @@ class DeltaFormatTablesTest {
         .hasSize(10);
     Thread.sleep(1000);
     assertThat(harness.readAll("switch.s.sc.t0", false)).hasSize(16);
+  }
+
+  @Test
+  void columnMappingSwitchedOnWhileStreamingIsReadFromItsVersionOnAndAfterAStopAndResume() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("mapping"), ChangeMatrix.SCHEMA).commit(); // 0
+    table.append(ChangeMatrix.rows(0, 4), 2); // 1: parquet answers
+    String profile = serve("mapping", true, table);
+    harness.deploy("mapping", ConnectHarness.config(profile, "s.sc.t0", "startingVersion", "1", "readChangeFeed",
+        "true", "topic.prefix", "mapping.", "poll.interval.ms", "200"), 1);
+    harness.read("mapping.s.sc.t0", 4, ConnectorStreamingTest.WAIT);
+
+    table.setProperty("delta.columnMapping.mode", "name"); // 2: delta answers from now on
+    table.append(ChangeMatrix.rows(4, 8), 2); // 3: written under the physical names
+    harness.read("mapping.s.sc.t0", 8, ConnectorStreamingTest.WAIT);
+    harness.connect.stopConnector("mapping");
+    harness.connect.assertions().assertConnectorIsStopped("mapping", "did not stop");
+    table.append(ChangeMatrix.rows(8, 9)); // 4
+    harness.connect.resumeConnector("mapping");
+
+    List<ConnectHarness.Rec> got = harness.read("mapping.s.sc.t0", 9, ConnectorStreamingTest.WAIT);
+    assertThat(got.stream().map(ConnectHarness.Rec::flow).sorted()).containsExactly("0:insert@1/u0",
+        "1:insert@1/u1", "2:insert@1/u2", "3:insert@1/u3", "4:insert@3/u4", "5:insert@3/u5", "6:insert@3/u6",
+        "7:insert@3/u7", "8:insert@4/u8");
+    Thread.sleep(1000);
+    assertThat(harness.readAll("mapping.s.sc.t0", false)).hasSize(9);
   }
 
   @Test

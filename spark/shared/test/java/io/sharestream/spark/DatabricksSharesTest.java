@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Shares as Databricks serves them: shared views read in batch and refused as streams, snapshots computed
- * asynchronously, and a stream resumed inside a version after the table's answers turned from parquet to delta.
+ * asynchronously, deletion vectors or column mapping switched on between two runs of a stream, and a stream resumed
+ * inside a version after the table's answers turned from parquet to delta.
  */
 class DatabricksSharesTest {
   static SparkSession spark;
@@ -110,6 +111,29 @@ class DatabricksSharesTest {
 
   @Test
   void deletionVectorsSwitchedOnBetweenTwoRunsOfAStreamAreReadFromTheirVersionOn() throws Exception {
+    assertThat(twoRunsAcrossASwitch(table -> {
+      table.setProperty("delta.enableDeletionVectors", "true"); // 2: delta answers from now on
+      table.append(ChangeMatrix.rows(4, 8), 2); // 3
+      table.deleteWhere(r -> ((Number) r.get("id")).longValue() % 2 == 0); // 4: deletion vectors
+    })).containsExactly("0:delete@4", "0:insert@1", "1:insert@1", "2:delete@4", "2:insert@1",
+        "3:insert@1", "4:delete@4", "4:insert@3", "5:insert@3", "6:delete@4", "6:insert@3", "7:insert@3");
+  }
+
+  @Test
+  void columnMappingSwitchedOnBetweenTwoRunsOfAStreamIsReadFromItsVersionOn() throws Exception {
+    assertThat(twoRunsAcrossASwitch(table -> {
+      table.setProperty("delta.columnMapping.mode", "name"); // 2: delta answers from now on
+      table.append(ChangeMatrix.rows(4, 8), 2); // 3
+      table.append(ChangeMatrix.rows(8, 9)); // 4
+    })).containsExactly("0:insert@1", "1:insert@1", "2:insert@1", "3:insert@1", "4:insert@3", "5:insert@3",
+        "6:insert@3", "7:insert@3", "8:insert@4");
+  }
+
+  /**
+   * The change feed of a table from version 1 (two parquet files) read by a stream run twice, {@code between} the
+   * runs switching a reader feature on at version 2 and committing more: the rows of both runs, "id:type@version".
+   */
+  private List<String> twoRunsAcrossASwitch(java.util.function.Consumer<DeltaTableWriter> between) {
     DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("t"), ChangeMatrix.SCHEMA).commit();
     table.append(ChangeMatrix.rows(0, 4), 2); // 1: parquet answers
     DeltaSharingServer server = start(DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true));
@@ -126,16 +150,11 @@ class DatabricksSharesTest {
       }
     };
     run.run();
-    table.setProperty("delta.enableDeletionVectors", "true"); // 2: delta answers from now on
-    table.append(ChangeMatrix.rows(4, 8), 2); // 3
-    table.deleteWhere(r -> ((Number) r.get("id")).longValue() % 2 == 0); // 4: deletion vectors
+    between.accept(table);
     run.run();
-
-    List<String> flow = spark.read().parquet(out).collectAsList().stream()
+    return spark.read().parquet(out).collectAsList().stream()
         .map(r -> r.getAs("id") + ":" + r.getAs("_change_type") + "@" + r.getAs("_commit_version")).sorted()
         .collect(Collectors.toList());
-    assertThat(flow).containsExactly("0:delete@4", "0:insert@1", "1:insert@1", "2:delete@4", "2:insert@1",
-        "3:insert@1", "4:delete@4", "4:insert@3", "5:insert@3", "6:delete@4", "6:insert@3", "7:insert@3");
   }
 
   @Test

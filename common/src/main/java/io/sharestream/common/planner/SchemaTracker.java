@@ -157,10 +157,15 @@ final class SchemaTracker {
     return added.isEmpty() ? current : current.add(added.toArray(new StructField[0]));
   }
 
+  /**
+   * Whether {@code schema} has the column {@code f}: by column id where both have one, else by name (a schema from
+   * before column mapping was switched on has no ids; the switch kept every name).
+   */
   private static boolean has(StructType schema, StructField f) {
     Integer id = ColumnMapping.id(f);
     for (StructField c : schema.fields()) {
-      if (id != null ? id.equals(ColumnMapping.id(c))
+      Integer other = ColumnMapping.id(c);
+      if (id != null && other != null ? id.equals(other)
           : c.name().toLowerCase(Locale.ROOT).equals(f.name().toLowerCase(Locale.ROOT))) {
         return true;
       }

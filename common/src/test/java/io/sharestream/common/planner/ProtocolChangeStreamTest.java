@@ -28,9 +28,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A table whose protocol changes while it is streamed: deletion vectors switched on (its answers turn from parquet
- * to delta) are read from their version on across restarts placed before, at and after it; a reader feature this
- * product does not read stops the stream at its version, after every version before it.
+ * A table whose protocol changes while it is streamed: deletion vectors or column mapping switched on (its answers
+ * turn from parquet to delta) are read from their version on across restarts placed before, at and after it; a
+ * reader feature this product does not read stops the stream at its version, after every version before it.
  */
 class ProtocolChangeStreamTest {
   static final TableRef T = new TableRef("s", "sc", "t");
@@ -84,6 +84,34 @@ class ProtocolChangeStreamTest {
 
   @Test
   void deletionVectorsSwitchedOnMidStreamAreReadFromTheirVersionOnAcrossRestartsBeforeAtAndAfterIt() {
+    List<String> all = switchedOnMidStream(() -> {
+      table.setProperty("delta.enableDeletionVectors", "true"); // 3: reader feature deletionVectors, delta answers
+      table.append(ChangeMatrix.rows(6, 10), 2); // 4: two files
+      table.deleteWhere(r -> ((Number) r.get("id")).longValue() % 2 == 0); // 5: deletion vectors
+      table.append(ChangeMatrix.rows(10, 11)); // 6
+    });
+    assertThat(all).hasSize(16).contains("6:insert@4/u6", "9:insert@4/u9", "10:insert@6/u10", "0:delete@5/u0",
+        "6:delete@5/u6", "8:delete@5/u8").doesNotContain("1:delete@5/u1", "9:delete@5/u9");
+  }
+
+  @Test
+  void columnMappingSwitchedOnMidStreamIsReadFromItsVersionOnAcrossRestartsBeforeAtAndAfterIt() {
+    List<String> all = switchedOnMidStream(() -> {
+      table.setProperty("delta.columnMapping.mode", "name"); // 3: reader feature columnMapping, delta answers
+      table.append(ChangeMatrix.rows(6, 10), 2); // 4: two files, written under the physical names
+      table.append(ChangeMatrix.rows(10, 11)); // 5
+    });
+    assertThat(table.snapshot().protocol.readerFeatures).contains("columnMapping");
+    assertThat(all).hasSize(11).contains("6:insert@4/u6", "9:insert@4/u9", "10:insert@5/u10");
+  }
+
+  /**
+   * A table read from version 1 by a stream while its answers are parquet (versions 1 and 2), then {@code switchOn}
+   * commits the switch at version 3 and what follows (version 4 adding two files): a stream running across the
+   * switch and the stream from scratch read every version, and streams restarted before the switch (inside version 1, a position stored under parquet
+   * answers), at it and after it (inside version 4) read the same rows. Returns them.
+   */
+  private List<String> switchedOnMidStream(Runnable switchOn) {
     serve();
     List<String> beforeN = new ArrayList<>();
     Position insideV1;
@@ -101,18 +129,20 @@ class ProtocolChangeStreamTest {
     assertThat(server.requests().entries(Endpoint.QUERY)).allSatisfy(e ->
         assertThat(e.capabilities).startsWith("responseformat=delta,parquet"));
 
-    table.setProperty("delta.enableDeletionVectors", "true"); // 3: reader feature deletionVectors, delta answers
-    table.append(ChangeMatrix.rows(6, 10), 2); // 4: two files
-    table.deleteWhere(r -> ((Number) r.get("id")).longValue() % 2 == 0); // 5: deletion vectors
-    table.append(ChangeMatrix.rows(10, 11)); // 6
+    List<String> running = new ArrayList<>(beforeN);
+    try (SharingStreamPlanner p = planner()) { // a stream that runs across the switch
+      assertThat(PlannerFixture.drain(p, client, atN, AdmissionLimits.UNLIMITED, null)).isEmpty();
+      switchOn.run();
+      p.latestVersionNow();
+      running.addAll(PlannerFixture.drain(p, client, atN, AdmissionLimits.UNLIMITED, null));
+    }
 
     List<String> all;
     try (SharingStreamPlanner p = planner()) {
       all = PlannerFixture.drain(p, client, p.initialPosition(), AdmissionLimits.UNLIMITED, null);
     }
-    assertThat(all).hasSize(16).contains("6:insert@4/u6", "9:insert@4/u9", "10:insert@6/u10", "0:delete@5/u0",
-        "6:delete@5/u6", "8:delete@5/u8").doesNotContain("1:delete@5/u1", "9:delete@5/u9");
     assertThat(beforeN).isEqualTo(all.subList(0, beforeN.size()));
+    assertThat(running).isEqualTo(all);
 
     // before N: inside version 1, stored while the answers were in parquet format
     List<String> fromInsideV1 = new ArrayList<>(beforeN.subList(0, 2));
@@ -138,6 +168,7 @@ class ProtocolChangeStreamTest {
     assertThat(insideV4.index()).isZero();
     toInsideV4.addAll(drainFrom(Position.fromJson(insideV4.toJson())));
     assertThat(toInsideV4).isEqualTo(all);
+    return all;
   }
 
   /** The change feed lists a version per request (the protocol heads it); the default mode many (it comes inline). */

@@ -40,29 +40,38 @@ final class ColumnMapping {
 
   /** Gives every struct field that has no id yet (at any level) the next id after {@code lastId[0]}. */
   static StructType assign(StructType struct, int[] lastId) {
+    return assign(struct, lastId, false);
+  }
+
+  /**
+   * As {@link #assign(StructType, int[])}; with {@code keepNames} each field's physical name is its name, as when
+   * Delta turns column mapping on for a table whose files already hold the columns under their names.
+   */
+  static StructType assign(StructType struct, int[] lastId, boolean keepNames) {
     List<Field> out = new ArrayList<>();
     for (Field f : struct.fields) {
       Map<String, Object> metadata = new LinkedHashMap<>(f.metadata);
       if (!metadata.containsKey(ID)) {
         metadata.put(ID, ++lastId[0]);
-        metadata.put(PHYSICAL_NAME, "col-" + UUID.randomUUID());
+        metadata.put(PHYSICAL_NAME, keepNames ? f.name : "col-" + UUID.randomUUID());
       }
-      out.add(new Field(f.name, assign(f.type, lastId), f.nullable, metadata));
+      out.add(new Field(f.name, assign(f.type, lastId, keepNames), f.nullable, metadata));
     }
     return new StructType(out);
   }
 
-  private static DeltaType assign(DeltaType type, int[] lastId) {
+  private static DeltaType assign(DeltaType type, int[] lastId, boolean keepNames) {
     if (type instanceof StructType) {
-      return assign((StructType) type, lastId);
+      return assign((StructType) type, lastId, keepNames);
     }
     if (type instanceof ArrayType) {
       ArrayType a = (ArrayType) type;
-      return DeltaType.array(assign(a.elementType, lastId), a.containsNull);
+      return DeltaType.array(assign(a.elementType, lastId, keepNames), a.containsNull);
     }
     if (type instanceof MapType) {
       MapType m = (MapType) type;
-      return DeltaType.map(assign(m.keyType, lastId), assign(m.valueType, lastId), m.valueContainsNull);
+      return DeltaType.map(assign(m.keyType, lastId, keepNames), assign(m.valueType, lastId, keepNames),
+          m.valueContainsNull);
     }
     return type;
   }

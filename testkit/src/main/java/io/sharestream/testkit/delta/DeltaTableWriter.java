@@ -526,7 +526,9 @@ public final class DeltaTableWriter {
   /**
    * Sets a table property; the protocol is upgraded as Delta does for {@code delta.enableChangeDataFeed} ((1,4), or
    * the {@code changeDataFeed} writer feature) and {@code delta.enableDeletionVectors} ((3,7) with the
-   * {@code deletionVectors} feature).
+   * {@code deletionVectors} feature). {@code delta.columnMapping.mode} ({@code name} or {@code id}) on a table without
+   * it turns column mapping on as Delta's upgrade does: every field gets an id and its name as physical name, the
+   * protocol the {@code columnMapping} feature; later appends write the physical names and ids.
    */
   public long setProperty(String key, String value) {
     Snapshot s = snapshot();
@@ -535,6 +537,17 @@ public final class DeltaTableWriter {
     List<DeltaAction> actions = new ArrayList<>();
     Protocol p = s.protocol;
     boolean on = "true".equalsIgnoreCase(value);
+    if (ColumnMapping.MODE.equals(key) && !ColumnMapping.enabled(s.metadata)) {
+      if (!List.of("name", "id").contains(value)) {
+        throw new IllegalArgumentException("column mapping mode must be name or id: " + value);
+      }
+      int[] lastId = {0};
+      StructType mapped = ColumnMapping.assign(s.metadata.schema(), lastId, true);
+      conf.put(ColumnMapping.MAX_COLUMN_ID, Integer.toString(lastId[0]));
+      actions.add(Protocols.withFeature(p, "columnMapping", true));
+      actions.add(s.metadata.withConfiguration(conf).withSchema(mapped.toSchemaString()));
+      return commit(actions, "SET TBLPROPERTIES", DeltaAction.JSON.createObjectNode());
+    }
     if ("delta.enableChangeDataFeed".equals(key) && on && p.minWriterVersion < 4) {
       actions.add(new Protocol(p.minReaderVersion, 4, p.readerFeatures, p.writerFeatures));
     } else if ("delta.enableChangeDataFeed".equals(key) && on && p.minWriterVersion == 7
