@@ -21,6 +21,9 @@ import scala.Option;
  * constructors, a micro-batch stream that supports {@code Trigger.AvailableNow}, and DSv2 limit push-down.
  */
 final class SparkApi {
+  /** The prefix of Spark's Parquet calendar rebase confs on this line (Spark 4 knows no other). */
+  static final String PARQUET_CONFS = "spark.sql.parquet.";
+
   private SparkApi() {}
 
   static ParquetPartitionReaderFactory parquetReaders(SQLConf conf, Broadcast<SerializableConfiguration> hadoopConf,

@@ -92,11 +92,13 @@ public final class DeltaSharingOptions implements Serializable {
           + "is refreshed."),
       new Doc(StreamOptions.PARTITION_TIME_ZONE, "UTC", "Time zone of timestamp partition values written without "
           + "an offset."),
-      new Doc(StreamOptions.DATETIME_REBASE_MODE, "the session's spark.sql.legacy.parquet.datetimeRebaseModeInRead",
+      new Doc(StreamOptions.DATETIME_REBASE_MODE,
+          "the session's spark.sql.parquet.datetimeRebaseModeInRead (spark.sql.legacy.parquet... on Spark 3.1)",
           "Dates before 1582-10-15 and INT64 timestamps before 1900 in files that do not say which calendar wrote "
           + "them: EXCEPTION (fail), LEGACY (rebase from the hybrid Julian calendar of Spark 2.x) or CORRECTED (read "
           + "as they are)."),
-      new Doc(StreamOptions.INT96_REBASE_MODE, "the session's spark.sql.legacy.parquet.int96RebaseModeInRead",
+      new Doc(StreamOptions.INT96_REBASE_MODE,
+          "the session's spark.sql.parquet.int96RebaseModeInRead (spark.sql.legacy.parquet... on Spark 3.1)",
           "As datetimeRebaseMode, for INT96 timestamps."),
       new Doc(StreamOptions.RESPONSE_FORMAT, StreamOptions.RESPONSE_FORMAT_DEFAULT, "The answer format asked of "
           + "the server: auto (both: plain tables come as parquet, tables with deletion vectors or column mapping as "

@@ -27,6 +27,7 @@ import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport$;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetWriteSupport;
 import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetPartitionReaderFactory;
 import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.internal.SQLConf$;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -58,8 +59,12 @@ final class FileLayout implements Serializable {
   private final io.sharestream.common.types.StructField[] variants;
   /** The session's time zone: variants read as text render their timestamps in it, as Spark 4 does. */
   private final ZoneId zone;
-  /** With {@link #widened}: the SQL conf's settings, to rebuild it on an executor (its deserialized copy is empty). */
+  /**
+   * The scan's SQL conf settings (the source's rebase options applied), to rebuild it on an executor: a deserialized
+   * SQLConf is empty, and Spark 3.1's reader takes its calendar rebase modes from {@code SQLConf.get} ({@link #open}).
+   */
   private final HashMap<String, String> sqlConf;
+  private transient SQLConf executorConf;
   private transient Map<org.apache.spark.sql.types.StructType, FileLayout> narrowLayouts;
   private final int[] toOutput;
   private final int changeTypeIndex;
@@ -131,7 +136,7 @@ final class FileLayout implements Serializable {
     this.widened = anyWidened ? widenedTypes : null;
     this.variants = anyVariant ? variantFields : null;
     this.zone = conf.sessionLocalTimeZone() == null ? ZoneOffset.UTC : ZoneId.of(conf.sessionLocalTimeZone());
-    this.sqlConf = anyWidened ? settings(conf) : null;
+    this.sqlConf = settings(conf);
     this.toOutput = new int[output.size()];
     boolean same = innerNames.size() == output.size();
     int changeTypeOut = -1;
@@ -157,7 +162,7 @@ final class FileLayout implements Serializable {
     this.widened = null;
     this.variants = null; // checked in the file already
     this.zone = wide.zone;
-    this.sqlConf = null;
+    this.sqlConf = wide.sqlConf;
     this.innerTypes = wide.innerTypes.clone();
     this.wideTypes = wide.wideTypes.clone();
     org.apache.spark.sql.types.StructType data = wide.inner.dataSchema();
@@ -173,10 +178,27 @@ final class FileLayout implements Serializable {
     c.set(ParquetReadSupport$.MODULE$.SPARK_ROW_REQUESTED_SCHEMA(), narrow.json());
     c.set(ParquetWriteSupport.SPARK_ROW_SCHEMA(), narrow.json());
     ParquetWriteSupport.setSchema(narrow, c);
-    SQLConf conf = new SQLConf();
-    wide.sqlConf.forEach(conf::setConfString);
-    this.inner = SparkApi.parquetReaders(conf, new LocalBroadcast<>(new SerializableConfiguration(c)), data, narrow,
-        partitionSchema, wide.inner.filters());
+    this.inner = SparkApi.parquetReaders(wide.conf(), new LocalBroadcast<>(new SerializableConfiguration(c)), data,
+        narrow, partitionSchema, wide.inner.filters());
+  }
+
+  /** The scan's SQL conf, rebuilt here from its settings (once per JVM's copy of this layout). */
+  private synchronized SQLConf conf() {
+    if (executorConf == null) {
+      SQLConf c = new SQLConf();
+      sqlConf.forEach(c::setConfString);
+      executorConf = c;
+    }
+    return executorConf;
+  }
+
+  /**
+   * Opens a file's reader ({@code opening}) with the scan's SQL conf as {@code SQLConf.get}: Spark 3.1's reader reads
+   * its rebase modes for dates and timestamps from there when it is built, which on an executor (and outside the
+   * task, where readers are opened) is not the session's.
+   */
+  <T> T open(java.util.function.Supplier<T> opening) {
+    return SQLConf$.MODULE$.withExistingConf(conf(), opening::get);
   }
 
   private static HashMap<String, String> settings(SQLConf conf) {

@@ -77,10 +77,10 @@ final class ScanContext {
     }
     SQLConf c = session.clone();
     if (options.datetimeRebaseMode() != null) {
-      c.setConfString("spark.sql.legacy.parquet.datetimeRebaseModeInRead", options.datetimeRebaseMode().name());
+      c.setConfString(SparkApi.PARQUET_CONFS + "datetimeRebaseModeInRead", options.datetimeRebaseMode().name());
     }
     if (options.int96RebaseMode() != null) {
-      c.setConfString("spark.sql.legacy.parquet.int96RebaseModeInRead", options.int96RebaseMode().name());
+      c.setConfString(SparkApi.PARQUET_CONFS + "int96RebaseModeInRead", options.int96RebaseMode().name());
     }
     return c;
   }

@@ -240,7 +240,7 @@ final class SharingReaderFactory implements PartitionReaderFactory {
         FileLayout layout = forFile(layout(u), u, inputs.get(i));
         InputFileBlockHolder.set(path, 0, u.file().size());
         PartitionedFile file = SparkApi.file(constants(layout, u, selected), path, u.file().size());
-        current = adapt.adapt(layout, u, selected, outsideTask(() -> open.open(layout, file)));
+        current = adapt.adapt(layout, u, selected, outsideTask(() -> layout.open(() -> open.open(layout, file))));
       }
     }
 

@@ -81,7 +81,8 @@ final class VariantText {
   static void checkFile(Type file, DataType delta, String column, String where) {
     if (delta == PrimitiveType.VARIANT) {
       if (file.isPrimitive()) {
-        throw Errors.malformedVariant(where, column, "it is a Parquet " + file.asPrimitiveType().getPrimitiveTypeName());
+        throw Errors.malformedVariant(where, column, "it is a Parquet "
+            + file.asPrimitiveType().getPrimitiveTypeName());
       }
       GroupType g = file.asGroupType();
       if (g.containsField("typed_value")) {

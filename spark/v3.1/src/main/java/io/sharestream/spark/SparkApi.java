@@ -19,6 +19,9 @@ import org.apache.spark.util.SerializableConfiguration;
  * push-down before 3.3).
  */
 final class SparkApi {
+  /** The prefix of Spark's Parquet calendar rebase confs on this line (later lines dropped "legacy"). */
+  static final String PARQUET_CONFS = "spark.sql.legacy.parquet.";
+
   private SparkApi() {}
 
   static ParquetPartitionReaderFactory parquetReaders(SQLConf conf, Broadcast<SerializableConfiguration> hadoopConf,
