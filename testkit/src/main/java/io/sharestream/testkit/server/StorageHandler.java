@@ -23,7 +23,6 @@ import java.util.regex.Pattern;
 final class StorageHandler implements HttpHandler {
   private static final Pattern RANGE = Pattern.compile("bytes=(\\d*)-(\\d*)");
   private static final int CHUNK = 64 * 1024;
-  private static final String ENTRY = "sharestream.requestLogEntry";
 
   private final DeltaSharingServer server;
 
@@ -37,9 +36,8 @@ final class StorageHandler implements HttpHandler {
     String range = exchange.getRequestHeaders().getFirst("Range");
     RequestLog.Entry entry = server.requests().add(new RequestLog.Entry(Endpoint.STORAGE,
         exchange.getRequestMethod(), rawPath, null, null, exchange.getRequestHeaders().getFirst("User-Agent"), range));
-    exchange.setAttribute(ENTRY, entry);
     try {
-      serve(exchange, rawPath, range);
+      serve(exchange, entry, rawPath, range);
     } catch (IOException e) {
       entry.status = -1; // client went away mid-download
       throw e;
@@ -48,7 +46,8 @@ final class StorageHandler implements HttpHandler {
     }
   }
 
-  private void serve(HttpExchange exchange, String rawPath, String range) throws IOException {
+  private void serve(HttpExchange exchange, RequestLog.Entry entry, String rawPath, String range)
+      throws IOException {
     Duration latency = server.faults().storageLatency();
     if (!latency.isZero()) {
       sleep(latency);
@@ -60,7 +59,7 @@ final class StorageHandler implements HttpHandler {
       if (fault.retryAfterSeconds != null) {
         exchange.getResponseHeaders().set("Retry-After", Integer.toString(fault.retryAfterSeconds));
       }
-      text(exchange, fault.status, "injected failure: HTTP " + fault.status);
+      text(exchange, entry, fault.status, "injected failure: HTTP " + fault.status);
       return;
     }
     // /storage/<tableKey>/<file path as in the log>
@@ -68,28 +67,28 @@ final class StorageHandler implements HttpHandler {
     int slash = rest.indexOf('/');
     Params p = Params.parse(exchange.getRequestURI().getRawQuery());
     if (slash < 0 || p.expires == null || p.signature == null) {
-      text(exchange, 403, "AccessDenied: missing signature");
+      text(exchange, entry, 403, "AccessDenied: missing signature");
       return;
     }
     String tableKey = rest.substring(0, slash);
     String filePath = rest.substring(slash + 1);
     if (!server.urls().verify(tableKey, filePath, p.expires, p.signature)) {
-      text(exchange, 403, "SignatureDoesNotMatch");
+      text(exchange, entry, 403, "SignatureDoesNotMatch");
       return;
     }
     if (System.currentTimeMillis() > p.expires) {
-      text(exchange, 403, "AccessDenied: Request has expired");
+      text(exchange, entry, 403, "AccessDenied: Request has expired");
       return;
     }
     Optional<SharedTable> table = server.tables().byKey(tableKey);
     if (table.isEmpty()) {
-      text(exchange, 403, "AccessDenied: the table behind this URL is no longer shared here");
+      text(exchange, entry, 403, "AccessDenied: the table behind this URL is no longer shared here");
       return;
     }
     Path root = table.get().dir().toAbsolutePath().normalize();
     Path file = table.get().location().log.resolve(filePath).toAbsolutePath().normalize();
     if (!file.startsWith(root) || !Files.isRegularFile(file)) {
-      text(exchange, 404, "NoSuchKey");
+      text(exchange, entry, 404, "NoSuchKey");
       return;
     }
     long size = Files.size(file);
@@ -99,7 +98,7 @@ final class StorageHandler implements HttpHandler {
     if (range != null) {
       Matcher m = RANGE.matcher(range.trim());
       if (!m.matches() || (m.group(1).isEmpty() && m.group(2).isEmpty())) {
-        rangeNotSatisfiable(exchange, size);
+        rangeNotSatisfiable(exchange, entry, size);
         return;
       }
       if (m.group(1).isEmpty()) {
@@ -111,7 +110,7 @@ final class StorageHandler implements HttpHandler {
         }
       }
       if (from >= size || from > to) {
-        rangeNotSatisfiable(exchange, size);
+        rangeNotSatisfiable(exchange, entry, size);
         return;
       }
       status = 206;
@@ -122,10 +121,10 @@ final class StorageHandler implements HttpHandler {
     exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
     if (exchange.getRequestMethod().equalsIgnoreCase("HEAD")) {
       exchange.getResponseHeaders().set("Content-Length", Long.toString(length));
-      sendHeaders(exchange, status, -1);
+      sendHeaders(exchange, entry, status, -1);
       return;
     }
-    sendHeaders(exchange, status, length);
+    sendHeaders(exchange, entry, status, length);
     Duration delay = server.faults().storageDelayPerChunk();
     try (SeekableByteChannel channel = Files.newByteChannel(file);
         InputStream in = Channels.newInputStream(channel.position(from));
@@ -147,20 +146,23 @@ final class StorageHandler implements HttpHandler {
   }
 
   /** Sends the status line, logged first: a client may look at the log as soon as it has the body. */
-  private static void sendHeaders(HttpExchange exchange, int status, long length) throws IOException {
-    ((RequestLog.Entry) exchange.getAttribute(ENTRY)).status = status;
+  private static void sendHeaders(HttpExchange exchange, RequestLog.Entry entry, int status, long length)
+      throws IOException {
+    entry.status = status;
     exchange.sendResponseHeaders(status, length);
   }
 
-  private static void rangeNotSatisfiable(HttpExchange exchange, long size) throws IOException {
+  private static void rangeNotSatisfiable(HttpExchange exchange, RequestLog.Entry entry, long size)
+      throws IOException {
     exchange.getResponseHeaders().set("Content-Range", "bytes */" + size);
-    text(exchange, 416, "InvalidRange");
+    text(exchange, entry, 416, "InvalidRange");
   }
 
-  private static void text(HttpExchange exchange, int status, String message) throws IOException {
+  private static void text(HttpExchange exchange, RequestLog.Entry entry, int status, String message)
+      throws IOException {
     byte[] body = message.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-    sendHeaders(exchange, status, body.length);
+    sendHeaders(exchange, entry, status, body.length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(body);
     }

@@ -55,6 +55,33 @@ class StorageTest {
     assertThat(ParquetRows.read(copy, Fixtures.EVENTS.without(java.util.List.of("user")))).hasSize(100);
   }
 
+  /** Each download's log entry gets its own status, however many run at once (good ranges and bad signatures). */
+  @Test
+  void concurrentDownloadsLogEachItsOwnStatus() throws Exception {
+    String url = firstUrl();
+    String forged = url.replaceAll("X-Signature=[^&]+", "X-Signature=forged");
+    int n = 48;
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(16);
+    try {
+      java.util.List<java.util.concurrent.Future<Integer>> statuses = new java.util.ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        String u = i % 2 == 0 ? url : forged;
+        statuses.add(pool.submit(() -> Http.download(u, "bytes=0-1023").status));
+      }
+      for (int i = 0; i < n; i++) {
+        assertThat(statuses.get(i).get()).isEqualTo(i % 2 == 0 ? 206 : 403);
+      }
+    } finally {
+      pool.shutdown();
+    }
+    java.util.List<RequestLog.Entry> downloads = server.requests().entries(Endpoint.STORAGE);
+    assertThat(downloads).hasSize(n);
+    assertThat(downloads).filteredOn(e -> e.status == 206).hasSize(n / 2);
+    assertThat(downloads).filteredOn(e -> e.status == 403).hasSize(n / 2)
+        .allSatisfy(e -> assertThat(e.path).isEqualTo(downloads.stream().filter(d -> d.status == 206).findFirst()
+            .orElseThrow().path));
+  }
+
   @Test
   void rangeRequestsAnswer206WithContentRange() throws Exception {
     String url = firstUrl();
