@@ -59,6 +59,22 @@ public final class FileLister {
     }
   }
 
+  /**
+   * The commit time of {@code version} as a snapshot at it states it: servers give it on the file lines of a paged
+   * versioned snapshot (one file is asked for); null when it has no file or the server says nothing.
+   */
+  Long snapshotCommitTimestamp(long version) {
+    try (FileListing l = client.query(table, QueryRequest.atVersion(version).maxFiles(1))) {
+      while (l.hasNext()) {
+        SharingAction a = l.next();
+        if (a instanceof FileAction) {
+          return ((FileAction) a).timestamp();
+        }
+      }
+      return null;
+    }
+  }
+
   private QueryRequest paged(QueryRequest q) {
     return pageSize == null ? q : q.maxFiles(pageSize);
   }

@@ -75,9 +75,9 @@ final class StartingVersions {
   }
 
   /**
-   * The commit timestamp of {@code version} as reported on its startingVersion lines; null when it has no data
-   * change lines (OPTIMIZE, metadata-only), is no longer served, or the server answers no history in the delta
-   * format.
+   * The commit timestamp of {@code version} as reported on its startingVersion lines, else (a version without data
+   * change lines: OPTIMIZE, metadata-only) on the lines of a paged snapshot at it; null when neither says, the version
+   * is no longer served, or the server answers no history in the delta format.
    */
   Long commitTimestamp(long version) {
     Long[] ts = {null};
@@ -87,10 +87,10 @@ final class StartingVersions {
           ts[0] = ((FileAction) a).timestamp();
         }
       });
+      return ts[0] != null ? ts[0] : lister.snapshotCommitTimestamp(version);
     } catch (InvalidRequestException | VersionNotAvailableException | DeltaFormatRequiredException notServed) {
       return null;
     }
-    return ts[0];
   }
 
   /** The earliest version in [{@code from}, {@code latest}] the server still serves (a cleaned-up log starts late). */

@@ -3,13 +3,19 @@ package io.sharestream.common.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sharestream.common.client.ClientSettings;
+import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.parquet.ReadSettings;
+import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.common.profile.TableRef;
 import io.sharestream.common.errors.HistoryNotSharedException;
 import io.sharestream.common.errors.IncompatibleSchemaChangeException;
 import io.sharestream.common.errors.InvalidPositionException;
 import io.sharestream.common.errors.TableRecreatedException;
+import io.sharestream.testkit.delta.ChangeMatrix;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import io.sharestream.testkit.server.RequestLog;
 import java.nio.file.Path;
@@ -304,6 +310,32 @@ class PlannerBehaviourTest {
         assertThat(u.commitTimestamp()).isEqualTo(f.table.log().timestamp(7));
         assertThat(u.changeType(null)).isEqualTo(ChangeTypes.INSERT);
       });
+    }
+  }
+
+  /** The snapshot's version is a metadata-only commit (its files were written earlier): rows carry its commit time. */
+  @Test
+  void snapshotStartAtAMetadataOnlyVersionStampsRowsWithThatVersionsCommitTime() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), true)) {
+      long v = f.table.setProperty("delta.appendOnly", "false"); // 8: no file changes
+      try (SharingStreamPlanner p = f.planner(Map.of("startingVersion", "snapshot", "readChangeFeed", "true"))) {
+        assertThat(p.plan(p.initialPosition(), AdmissionLimits.UNLIMITED).units()).isNotEmpty().allSatisfy(u -> {
+          assertThat(u.version()).isEqualTo(v);
+          assertThat(u.commitTimestamp()).isEqualTo(f.table.log().timestamp(v));
+        });
+      }
+    }
+    DeltaTableWriter mapped = DeltaTableWriter.create(tmp.resolve("mapped"), ChangeMatrix.SCHEMA)
+        .columnMapping("name").commit();
+    mapped.append(ChangeMatrix.rows(0, 4), 2); // 1
+    long renamed = mapped.renameColumn("name", "label"); // 2: a RENAME, answered in the delta format
+    try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "sc", "t", mapped.dir(), true).start();
+        DeltaSharingClient client = new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()),
+            ClientSettings.DEFAULT);
+        SharingStreamPlanner p = new SharingStreamPlanner(client, new TableRef("s", "sc", "t"),
+            StreamOptions.parse(Map.of("startingVersion", "snapshot")), Duration.ZERO, Clock.systemUTC())) {
+      assertThat(p.plan(p.initialPosition(), AdmissionLimits.UNLIMITED).units()).hasSize(2).allSatisfy(u ->
+          assertThat(u.commitTimestamp()).isEqualTo(mapped.log().timestamp(renamed)));
     }
   }
 
