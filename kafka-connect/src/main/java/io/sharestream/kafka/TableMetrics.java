@@ -2,6 +2,8 @@ package io.sharestream.kafka;
 
 import io.sharestream.common.profile.TableRef;
 import java.lang.management.ManagementFactory;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.management.JMException;
 import javax.management.MBeanServer;
@@ -9,9 +11,14 @@ import javax.management.ObjectName;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Per-table counters of a task, registered in JMX while the task runs. */
+/**
+ * Per-table counters of a task, registered in JMX while the task runs. A name is held by the instance that registered
+ * it last (a restarted task's): a stale instance's unregister leaves it alone.
+ */
 final class TableMetrics implements TableMetricsMBean {
   private static final Logger LOG = LoggerFactory.getLogger(TableMetrics.class);
+  /** Which instance holds each registered name. */
+  private static final Map<ObjectName, TableMetrics> HOLDERS = new HashMap<>();
 
   final AtomicLong currentVersion = new AtomicLong(-1);
   final AtomicLong latestKnownVersion = new AtomicLong(-1);
@@ -29,10 +36,13 @@ final class TableMetrics implements TableMetricsMBean {
       n = new ObjectName("io.sharestream.kafka:type=table-metrics,connector=" + ObjectName.quote(connector)
           + ",task=" + ObjectName.quote(task) + ",table=" + ObjectName.quote(table.toString()));
       MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-      if (server.isRegistered(n)) {
-        server.unregisterMBean(n);
+      synchronized (HOLDERS) {
+        if (server.isRegistered(n)) {
+          server.unregisterMBean(n);
+        }
+        server.registerMBean(this, n);
+        HOLDERS.put(n, this);
       }
-      server.registerMBean(this, n);
     } catch (JMException e) {
       LOG.warn("Cannot register the metrics of {} in JMX: {}", table, e.toString());
     }
@@ -43,10 +53,19 @@ final class TableMetrics implements TableMetricsMBean {
     return new ObjectName("io.sharestream.kafka:type=table-metrics,connector=" + ObjectName.quote(connector) + ",*");
   }
 
+  /** Unregisters this instance's name, unless another instance registered it since. */
   void unregister() {
+    if (name == null) {
+      return;
+    }
     try {
-      if (name != null && ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
-        ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+      synchronized (HOLDERS) {
+        if (HOLDERS.get(name) == this) {
+          HOLDERS.remove(name);
+          if (ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
+            ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+          }
+        }
       }
     } catch (JMException e) {
       LOG.debug("Cannot unregister {}: {}", name, e.toString());
