@@ -5,6 +5,7 @@ import io.sharestream.common.planner.BatchPlanner;
 import io.sharestream.common.planner.StreamSettings;
 import java.time.Instant;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -65,6 +66,18 @@ final class ChangesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (from.version != null && from.version < 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--from must be a version (0 or more): "
+          + from.version);
+    }
+    if (from.version != null && to.version != null && to.version < from.version) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--to " + to.version + " is before --from "
+          + from.version + ": give the first version, then the last");
+    }
+    if (from.timestamp != null && to.timestamp != null && to.timestamp.isBefore(from.timestamp)) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--to-timestamp " + to.timestamp
+          + " is before --from-timestamp " + from.timestamp);
+    }
     StreamSettings settings = read.settings();
     try (DeltaSharingClient client = connection.connect(settings.responseFormat())) {
       BatchPlanner.Plan plan = BatchPlanner.changes(client, table.get(), settings, from.version, from.timestamp,

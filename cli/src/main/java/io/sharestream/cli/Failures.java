@@ -29,6 +29,8 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
   static final int NOT_FOUND = 4;
   static final int NOT_READABLE = 5;
   static final int SERVER_FAILURE = 6;
+  /** 128 + SIGPIPE, what a Unix tool's shell reports when the tool died writing to a closed pipe. */
+  static final int OUTPUT_CLOSED = 141;
 
   static final String EXIT_CODES_HELP = "%nExit codes:%n"
       + "  0  success%n"
@@ -38,7 +40,8 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
       + "  4  share, schema or table not found%n"
       + "  5  the table cannot be read as asked: history not shared, version not%n"
       + "     available, unsupported feature, invalid setting%n"
-      + "  6  the server or network kept failing through every retry";
+      + "  6  the server or network kept failing through every retry%n"
+      + "  141  standard output was closed (the reader of a pipe ended): the command stops, silent";
 
   private static final List<Class<? extends RuntimeException>> NOT_READABLE_AS_ASKED = List.of(
       HistoryNotSharedException.class, VersionNotAvailableException.class, UnsupportedTableFeatureException.class,
@@ -47,6 +50,9 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
 
   @Override
   public int handleExecutionException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+    if (e instanceof OutputClosed) {
+      return OUTPUT_CLOSED;
+    }
     cl.getOut().flush();
     cl.getErr().println("sharestream: " + message(e));
     cl.getErr().flush();

@@ -6,7 +6,10 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
-/** How rows are printed: JSON lines as they are read, or an aligned text table once all are read. */
+/**
+ * How rows are printed: JSON lines as they are read, or an aligned text table once all are read. A closed output
+ * ends the reading ({@link OutputClosed}).
+ */
 enum OutputFormat {
   JSON {
     @Override
@@ -15,6 +18,7 @@ enum OutputFormat {
         @Override
         public void add(Row row) {
           out.println(RowJson.object(row));
+          OutputClosed.check(out);
         }
 
         @Override
@@ -41,6 +45,7 @@ enum OutputFormat {
         @Override
         public void end() {
           table.print(out);
+          OutputClosed.check(out);
         }
       };
     }

@@ -31,8 +31,18 @@ public final class Sharestream implements Runnable {
     CommandLine cl = new CommandLine(new Sharestream());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setExecutionExceptionHandler(new Failures());
+    cl.setParameterExceptionHandler(Sharestream::usageError);
     footer(cl);
     return cl;
+  }
+
+  /** A usage error: its message and where help is, not the whole usage (scripts and people read one line). */
+  private static int usageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine cl = e.getCommandLine();
+    cl.getErr().println(e.getMessage());
+    cl.getErr().println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for more information.");
+    cl.getErr().flush();
+    return cl.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   private static void footer(CommandLine cl) {
@@ -43,6 +53,7 @@ public final class Sharestream implements Runnable {
   /** Without a subcommand: the usage help, as a usage error. */
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Name a command.");
+    throw new CommandLine.ParameterException(spec.commandLine(), "Name a command: "
+        + String.join(", ", spec.subcommands().keySet()) + ".");
   }
 }

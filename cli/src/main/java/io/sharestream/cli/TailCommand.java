@@ -74,6 +74,10 @@ final class TailCommand implements Callable<Integer> {
     if (maxRecords != null && maxRecords <= 0) {
       throw new ParameterException(spec.commandLine(), "--max-records must be positive: " + maxRecords);
     }
+    if (readChangeFeed && skipChangeCommits) {
+      throw new ParameterException(spec.commandLine(), "--read-change-feed and --skip-change-commits do not go "
+          + "together: the change feed gives every change, --skip-change-commits only appends");
+    }
     StreamSettings settings = settings();
     PrintWriter out = spec.commandLine().getOut();
     ChangeColumns changes = settings.readChangeFeed() ? new ChangeColumns() : null;
@@ -87,6 +91,7 @@ final class TailCommand implements Callable<Integer> {
           out.println(RowJson.record(unit.version(), unit.index(), changes == null ? row.row()
               : changes.add(unit, row)));
           out.flush();
+          OutputClosed.check(out);
           return --left[0] > 0;
         });
       } finally {

@@ -31,6 +31,37 @@ final class Cli {
     return cl.execute(args);
   }
 
+  /** A pipe whose reader ends after {@code lines} lines, as {@code | head -n lines}: later writes fail. */
+  static final class ClosingPipe extends Writer {
+    final StringWriter read = new StringWriter();
+    private int lines;
+
+    ClosingPipe(int lines) {
+      this.lines = lines;
+    }
+
+    @Override
+    public synchronized void write(char[] buf, int off, int len) throws java.io.IOException {
+      for (int i = off; i < off + len; i++) {
+        if (lines == 0) {
+          throw new java.io.IOException("Broken pipe");
+        }
+        read.write(buf[i]);
+        if (buf[i] == '\n') {
+          lines--;
+        }
+      }
+    }
+
+    @Override
+    public void flush() {
+    }
+
+    @Override
+    public void close() {
+    }
+  }
+
   /** {@code lines} joined as a command prints them. */
   static String lines(String... lines) {
     return String.join("\n", lines) + "\n";

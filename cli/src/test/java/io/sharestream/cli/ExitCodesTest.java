@@ -69,7 +69,35 @@ class ExitCodesTest {
     Cli.Run r = Cli.run();
 
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).startsWith("Name a command.").contains("Usage: sharestream", "  tail ");
+    assertThat(r.err()).isEqualTo(Cli.lines("Name a command: help, shares, tables, describe, head, changes, tail.",
+        "Try 'sharestream --help' for more information."));
+  }
+
+  @Test
+  void aUsageErrorIsOneLineAndWhereHelpIs() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.orders", "--colour");
+
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo(Cli.lines("Unknown option: '--colour'",
+        "Try 'sharestream head --help' for more information."));
+  }
+
+  @Test
+  void invertedChangeRangesAndContradictoryModesAreUsageErrorsCheckedBeforeAnyRequest() {
+    server.requests().clear();
+    Cli.Run inverted = Cli.run("changes", "--profile", profile, "s.sc.orders", "--from", "3", "--to", "1");
+    Cli.Run times = Cli.run("changes", "--profile", profile, "s.sc.orders", "--from-timestamp",
+        "2024-01-02T00:00:00Z", "--to-timestamp", "2024-01-01T00:00:00Z");
+    Cli.Run modes = Cli.run("tail", "--profile", profile, "s.sc.orders", "--read-change-feed",
+        "--skip-change-commits");
+
+    assertThat(inverted.code()).isEqualTo(2);
+    assertThat(inverted.err()).startsWith("--to 1 is before --from 3");
+    assertThat(times.code()).isEqualTo(2);
+    assertThat(times.err()).startsWith("--to-timestamp 2024-01-01T00:00:00Z is before --from-timestamp");
+    assertThat(modes.code()).isEqualTo(2);
+    assertThat(modes.err()).startsWith("--read-change-feed and --skip-change-commits do not go together");
+    assertThat(server.requests().entries()).isEmpty();
   }
 
   @Test

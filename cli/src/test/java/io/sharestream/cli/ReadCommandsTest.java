@@ -157,6 +157,21 @@ class ReadCommandsTest {
   }
 
   @Test
+  void headIntoAPipeWhoseReaderEndedStopsReadingWithExitCode141() {
+    server.requests().clear();
+    Cli.ClosingPipe pipe = new Cli.ClosingPipe(1); // | head -1
+    java.io.StringWriter err = new java.io.StringWriter();
+
+    int code = Cli.run(pipe, err, "head", "--profile", profile, "s.sc.big", "-n", "2000000");
+
+    assertThat(code).isEqualTo(Failures.OUTPUT_CLOSED);
+    assertThat(pipe.read.toString().lines()).hasSize(1);
+    assertThat(err.toString()).isEmpty();
+    assertThat(server.requests().entries(Endpoint.STORAGE).stream().map(e -> e.path).distinct())
+        .as("no file after the first").hasSize(1);
+  }
+
+  @Test
   void headOfATableWithDeletionVectorsGivesOnlyTheLiveRows() {
     Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.dv", "--version", "6", "-n", "100");
 

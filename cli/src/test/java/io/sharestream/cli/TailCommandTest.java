@@ -58,6 +58,19 @@ class TailCommandTest {
   }
 
   @Test
+  void tailIntoAPipeWhoseReaderEndedStopsAtOnceWithExitCode141() throws Exception {
+    DeltaTableWriter table = Fixtures.orders(tmp.resolve("t"));
+    String profile = serve(table);
+    Cli.ClosingPipe pipe = new Cli.ClosingPipe(2); // | head -2
+    StringWriter err = new StringWriter();
+    CompletableFuture<Integer> tail = CompletableFuture.supplyAsync(() -> Cli.run(pipe, err, "tail", "--profile",
+        profile, "s.sc.t", "--starting-version", "1", "--poll-interval", "100ms"));
+    assertThat(tail.get(30, TimeUnit.SECONDS)).isEqualTo(Failures.OUTPUT_CLOSED);
+    assertThat(pipe.read.toString().lines()).hasSize(2);
+    assertThat(err.toString()).isEmpty();
+  }
+
+  @Test
   void tailFromAVersionWithTheChangeFeedGivesEveryChangeWithItsType() {
     String profile = serve(Fixtures.orders(tmp.resolve("t")));
 
