@@ -74,6 +74,15 @@ class ExitCodesTest {
   }
 
   @Test
+  void aVersionAfterTheLatestSaysSoNotThatItWasCleanedUp() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.orders", "--version", "99");
+
+    assertThat(r.code()).isEqualTo(5);
+    assertThat(r.err()).contains("is after the table's latest version (3): ask for the latest version or an "
+        + "earlier one").doesNotContain("cleaned up");
+  }
+
+  @Test
   void aUsageErrorIsOneLineAndWhereHelpIs() {
     Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.orders", "--colour");
 

@@ -16,6 +16,8 @@ public final class Errors {
   private static final Pattern URL_QUERY = Pattern.compile("(https?://[^\\s\"'?#]+)\\?[^\\s\"']*");
   private static final Pattern BEARER = Pattern.compile("(?i)(bearer\\s+)[A-Za-z0-9._~+/=-]+");
   private static final Pattern NOT_RECORDED = Pattern.compile("not recorded for version \\[?(\\d+)\\]?");
+  /** How servers say a version is past the latest one (the reference server: "... as the latest version is 5"). */
+  private static final Pattern BEYOND_LATEST = Pattern.compile("(?i)latest version is (\\d+)|as it does not exist");
 
   private Errors() {}
 
@@ -95,6 +97,12 @@ public final class Errors {
       if (lower.contains("too new") || lower.contains("responseformat=delta")
           || lower.contains("unsupported_delta_table_features") || lower.contains("unsupported delta table")) {
         return deltaFormatRequired(what, serverMessage);
+      }
+      Matcher beyond = BEYOND_LATEST.matcher(serverMessage);
+      if (beyond.find()) {
+        return new VersionNotAvailableException("A version asked for " + what + " is after the table's latest "
+            + "version" + (beyond.group(1) == null ? "" : " (" + beyond.group(1) + ")") + ": ask for the latest "
+            + "version or an earlier one." + said);
       }
       if (lower.contains("earliest") || lower.contains("cannot load table version") || lower.contains("you can only")
           || lower.contains("no longer available") || lower.contains("cannot time travel")) {
