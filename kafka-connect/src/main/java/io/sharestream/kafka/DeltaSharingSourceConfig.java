@@ -72,7 +72,8 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   public static final String STARTING_VERSION = StreamOptions.STARTING_VERSION;
   private static final String STARTING_VERSION_DOC = "Where a table without stored offsets starts: 'latest' (only "
       + "commits made after the connector starts), 'snapshot' (the rows at the latest version, then every later "
-      + "change) or a version number N (every change committed at N and after). Stored offsets win over it.";
+      + "change) or a version number N (every change committed at N and after). Unset, with no startingTimestamp "
+      + "either: latest. Stored offsets win over it.";
 
   public static final String STARTING_TIMESTAMP = StreamOptions.STARTING_TIMESTAMP;
   private static final String STARTING_TIMESTAMP_DOC = "An ISO-8601 instant: start at the first version committed "
