@@ -23,9 +23,10 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 /**
  * The {@code deltaSharing} data source: {@code spark.readStream.format("deltaSharing").load("<profile>#<share>.<schema>.<table>")}
  * streams a shared table, {@code spark.read} reads a snapshot or a change range. The schema is the table's (a schema
- * given by the user is refused); options are {@link DeltaSharingOptions}.
+ * given by the user is refused); options are {@link DeltaSharingOptions}. The same source is registered as
+ * {@code sharestream} too ({@link SharestreamDataSource}), a name no other source takes.
  */
-public final class DeltaSharingDataSource implements TableProvider, DataSourceRegister {
+public class DeltaSharingDataSource implements TableProvider, DataSourceRegister {
   /** This source's version, from the build. */
   static final String VERSION = version();
 
