@@ -11,8 +11,6 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.streaming.StreamingQuery;
-import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,20 +43,11 @@ class SourceNamesTest {
   }
 
   @Test
-  void sharestreamIsTheSameSourceAsDeltaSharing() throws Exception {
+  void sharestreamIsTheSourceBesideAnotherDeltaSharingSourceWhoseNameIsThenAmbiguous() throws Exception {
     String path = serve();
     assertThat(spark.read().format("sharestream").load(path).collectAsList())
         .containsExactlyInAnyOrderElementsOf(spark.read().format("deltaSharing").load(path).collectAsList())
         .hasSize(5);
-    StreamingQuery q = spark.readStream().format("sharestream").option("startingVersion", "1").load(path)
-        .writeStream().format("memory").queryName("by_sharestream").trigger(Trigger.Once()).start();
-    assertThat(q.awaitTermination(120_000)).isTrue();
-    assertThat(spark.table("by_sharestream").count()).isEqualTo(5);
-  }
-
-  @Test
-  void besideAnotherDeltaSharingSourceThatNameIsAmbiguousAndSharestreamStillWorks() throws Exception {
-    String path = serve();
     Path services = tmp.resolve("other/META-INF/services/org.apache.spark.sql.sources.DataSourceRegister");
     Files.createDirectories(services.getParent());
     Files.writeString(services, AnotherDeltaSharingSource.class.getName() + "\n");
