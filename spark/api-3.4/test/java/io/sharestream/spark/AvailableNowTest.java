@@ -71,15 +71,26 @@ class AvailableNowTest {
     appendInFirstBatch = table; // version 5, committed while the first run reads
     Map<String, String> options = Map.of("startingVersion", "0", "maxFilesPerTrigger", "5");
 
-    runToItsEnd(options);
+    StreamingQuery first = runToItsEnd(options);
     assertThat(ids()).isEqualTo(range(0, 24));
     assertThat(BATCH_ROWS.values()).containsExactly(10L, 10L, 4L); // 12 files, 5 per batch
     assertThat(table.log().latestVersion()).isEqualTo(5);
+    // each batch's progress says how far behind the table the stream is
+    Map<String, String> afterFirst = metrics(first.recentProgress()[0]);
+    assertThat(afterFirst).containsEntry("nextVersion", "2"); // 5 files read: version 1's 3 and 2 of version 2
+    long latest = Long.parseLong(afterFirst.get("latestVersion"));
+    assertThat(latest).isBetween(4L, 5L);
+    assertThat(afterFirst).containsEntry("versionsBehind", Long.toString(latest - 1));
+    Map<String, String> afterLast = metrics(first.lastProgress());
+    assertThat(afterLast).containsEntry("nextVersion", "5").containsEntry("versionsBehind",
+        Long.toString(Long.parseLong(afterLast.get("latestVersion")) - 4));
 
     BATCH_ROWS.clear();
-    runToItsEnd(options);
+    StreamingQuery second = runToItsEnd(options);
     assertThat(ids()).isEqualTo(range(0, 30)); // version 5 now, once
     assertThat(BATCH_ROWS.values()).containsExactly(6L);
+    assertThat(metrics(second.lastProgress())).containsEntry("latestVersion", "5").containsEntry("nextVersion", "6")
+        .containsEntry("versionsBehind", "0");
 
     BATCH_ROWS.clear();
     runToItsEnd(options); // nothing new: no batch, and the query still stops
@@ -94,8 +105,13 @@ class AvailableNowTest {
     assertThat(BATCH_ROWS.values()).hasSize(12).containsOnly(2L); // a soft budget: one file per batch
   }
 
+  /** The source metrics of a micro-batch's progress. */
+  private static Map<String, String> metrics(org.apache.spark.sql.streaming.StreamingQueryProgress progress) {
+    return progress.sources()[0].metrics();
+  }
+
   /** Runs the stream with {@code Trigger.AvailableNow} into a Parquet directory until it stops by itself. */
-  private void runToItsEnd(Map<String, String> options) throws Exception {
+  private StreamingQuery runToItsEnd(Map<String, String> options) throws Exception {
     DataStreamReader reader = spark.readStream().format("deltaSharing");
     for (Map.Entry<String, String> o : options.entrySet()) {
       reader = reader.option(o.getKey(), o.getValue());
@@ -114,6 +130,7 @@ class AvailableNowTest {
         .option("checkpointLocation", tmp.resolve("checkpoint").toString()).trigger(Trigger.AvailableNow()).start();
     assertThat(q.awaitTermination(120_000)).as("the query stops by itself").isTrue();
     assertThat(q.exception().isEmpty()).isTrue();
+    return q;
   }
 
   private List<Long> ids() {

@@ -168,7 +168,33 @@ class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissionCont
 
   @Override
   public void commit(Offset end) {
-    // nothing to release: the planner keeps a few windows only
+    // nothing to release (the planner keeps a few windows only); where Spark shows no source metrics, log the lag
+    if (!reportsMetrics()) {
+      LOG.info("Stream of {}: {}", scan.options.table(), lag(end));
+    }
+  }
+
+  /** Whether Spark shows {@link #lag} in the query's progress (Spark 3.2+); else each batch's commit logs it. */
+  boolean reportsMetrics() {
+    return false;
+  }
+
+  /**
+   * How far the stream is behind the table once {@code consumed} is read: {@code latestVersion} (the latest the
+   * server reported, -1 before), {@code nextVersion} (the version read next, or being read) and {@code versionsBehind}
+   * (versions not yet wholly read: 0 when caught up).
+   */
+  Map<String, String> lag(Offset consumed) {
+    long latest = planner.latestKnownVersion();
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("latestVersion", Long.toString(latest));
+    if (consumed != null) {
+      Position p = consumed instanceof SharingOffset ? ((SharingOffset) consumed).position()
+          : ((SharingOffset) deserializeOffset(consumed.json())).position();
+      m.put("nextVersion", Long.toString(p.tableVersion()));
+      m.put("versionsBehind", Long.toString(latest < 0 ? 0 : Math.max(0, latest - p.tableVersion() + 1)));
+    }
+    return m;
   }
 
   @Override

@@ -119,6 +119,11 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return latest;
   }
 
+  /** The latest version the server has reported, without asking (-1 before its first answer). */
+  public synchronized long latestKnownVersion() {
+    return latest;
+  }
+
   /** The table's latest version, asked of the server now (whatever the poll interval). */
   public long latestVersionNow() {
     return refreshLatest();

@@ -33,14 +33,37 @@ final class ApiHandler implements HttpHandler {
     this.async = new AsyncQueries(server, responses);
   }
 
+  /** The log entry of the request this thread answers: its status is logged before the headers go out. */
+  private static final ThreadLocal<RequestLog.Entry> ANSWERING = new ThreadLocal<>();
+
+  /**
+   * Logs {@code status} as the answer to the request this thread handles, before its headers are sent: a client may
+   * look at the log as soon as it has read the answer.
+   */
+  static void logStatus(int status) {
+    RequestLog.Entry e = ANSWERING.get();
+    if (e != null) {
+      e.status = status;
+    }
+  }
+
   @Override
   public void handle(HttpExchange exchange) throws IOException {
+    try {
+      answer(exchange);
+    } finally {
+      ANSWERING.remove();
+    }
+  }
+
+  private void answer(HttpExchange exchange) throws IOException {
     Request req = new Request(exchange, server.prefix());
     Endpoint endpoint = route(req);
     RequestLog.Entry entry = server.requests().add(new RequestLog.Entry(endpoint, req.method,
         exchange.getRequestURI().getRawPath(), exchange.getRequestURI().getRawQuery(),
         exchange.getRequestHeaders().getFirst("delta-sharing-capabilities"),
         exchange.getRequestHeaders().getFirst("User-Agent"), null));
+    ANSWERING.set(entry);
     if (endpoint == Endpoint.QUERY_STATUS) {
       entry.queryId = req.segments.get(7);
     }
@@ -227,6 +250,7 @@ final class ApiHandler implements HttpHandler {
     SharedTable table = table(req);
     if (table.view && req.param("startingTimestamp") == null) {
       TableResponses.log(table);
+      logStatus(200);
       req.exchange.sendResponseHeaders(200, -1);
       return 200;
     }
@@ -241,6 +265,7 @@ final class ApiHandler implements HttpHandler {
           : TableResponses.firstVersionAtOrAfter(log, t, ProtocolError.MALFORMED);
     }
     req.exchange.getResponseHeaders().set("Delta-Table-Version", Long.toString(version));
+    logStatus(200);
     req.exchange.sendResponseHeaders(200, -1);
     return 200;
   }
@@ -291,6 +316,7 @@ final class ApiHandler implements HttpHandler {
   static int sendJson(HttpExchange exchange, int status, ObjectNode body) throws IOException {
     byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+    logStatus(status);
     exchange.sendResponseHeaders(status, bytes.length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(bytes);

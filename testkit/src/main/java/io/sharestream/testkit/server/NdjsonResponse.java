@@ -59,6 +59,7 @@ final class NdjsonResponse {
     if (capabilities != null) {
       exchange.getResponseHeaders().set(CAPABILITIES, capabilities);
     }
+    ApiHandler.logStatus(200);
     exchange.sendResponseHeaders(200, 0);
     out = new BufferedOutputStream(exchange.getResponseBody(), 16 * 1024);
   }
