@@ -45,7 +45,9 @@ final class DescribeCommand implements Callable<Integer> {
     line(out, "min reader version", Integer.toString(protocol.minReaderVersion()));
     line(out, "reader features", p.readerFeatures());
     line(out, "column mapping", m.configuration().getOrDefault(COLUMN_MAPPING_MODE, "none"));
-    line(out, "change data feed", m.changeDataFeedEnabled() ? "on" : "off");
+    String cdf = p.changeDataFeed();
+    line(out, "change data feed", cdf.equals("yes") ? "on" : cdf.equals("no") ? "off"
+        : cdf.equals("unknown") ? "unknown (history not shared: the server does not say)" : "- (a shared view)");
     out.println("schema:");
     SchemaTree.lines(m.schema()).forEach(out::println);
     out.flush();

@@ -36,10 +36,28 @@ record TableProbe(TableRef table, boolean historyShared, TableSnapshotInfo snaps
     return snapshot.isView() ? "view" : yesNo(historyShared);
   }
 
-  /** The reader features the table needs, {@code -} for none. */
+  /**
+   * The reader features the table needs, {@code -} for none; reader version 2 (before table features) means column
+   * mapping.
+   */
   String readerFeatures() {
     var features = snapshot.protocol().readerFeatures();
-    return features.isEmpty() ? "-" : String.join(",", features);
+    if (features.isEmpty()) {
+      return snapshot.protocol().minReaderVersion() == 2 ? "columnMapping" : "-";
+    }
+    return String.join(",", features);
+  }
+
+  /**
+   * Whether the change data feed is on: {@code yes}/{@code no}; {@code unknown} for a table shared without history
+   * whose metadata says nothing (servers hide its configuration), {@code -} for a view.
+   */
+  String changeDataFeed() {
+    if (snapshot.isView()) {
+      return "-";
+    }
+    boolean on = snapshot.metadata().changeDataFeedEnabled();
+    return on ? "yes" : historyShared ? "no" : "unknown";
   }
 
   static String yesNo(boolean b) {

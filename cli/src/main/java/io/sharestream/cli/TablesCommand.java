@@ -44,8 +44,7 @@ final class TablesCommand implements Callable<Integer> {
           TableRef table = new TableRef(t.share(), t.schema(), t.name());
           try {
             TableProbe p = TableProbe.of(client, table);
-            out.add(List.of(table.toString(), p.version(), p.history(),
-                TableProbe.yesNo(p.snapshot().metadata().changeDataFeedEnabled()), p.readerFeatures()));
+            out.add(List.of(table.toString(), p.version(), p.history(), p.changeDataFeed(), p.readerFeatures()));
           } catch (UnsupportedTableFeatureException | DeltaFormatRequiredException e) {
             out.add(List.of(table.toString(), "-", "-", "-", "unreadable"));
             unreadable = unreadable == null ? e : unreadable;

@@ -26,8 +26,11 @@ class InspectCommandsTest {
     ColumnMappingMatrix.write(tmp.resolve("cm"), "name", true);
     DeltaTableWriter plain = DeltaTableWriter.create(tmp.resolve("plain"), Samples.ORDERS).commit();
     plain.append(Samples.orders(0, 2));
+    DeltaTableWriter legacy = DeltaTableWriter.create(tmp.resolve("legacy"), Samples.ORDERS).columnMapping("name")
+        .protocol(2, 5, null, null).commit(); // column mapping before table features: reader version 2
+    legacy.append(Samples.orders(0, 1));
     server = DeltaSharingServer.builder().table("s", "sc", "orders", tmp.resolve("orders"), true)
-        .table("s", "sc", "cm", tmp.resolve("cm"), true)
+        .table("s", "sc", "cm", tmp.resolve("cm"), true).table("s", "sc", "legacy", tmp.resolve("legacy"), true)
         .table("t2", "x", "plain", tmp.resolve("plain"), false).view("t2", "x", "plain_view", tmp.resolve("plain"))
         .start();
     profile = server.writeProfile(tmp.resolve("p.share")).toString();
@@ -53,12 +56,13 @@ class InspectCommandsTest {
 
     assertThat(r.code()).isZero();
     assertThat(r.out()).isEqualTo(lines(
-        "TABLE            VERSION  HISTORY  CDF  READER FEATURES",
-        "---------------  -------  -------  ---  -----------------------------",
-        "s.sc.orders      3        yes      yes  -",
-        "s.sc.cm          12       yes      no   columnMapping,deletionVectors",
-        "t2.x.plain       1        no       no   -",
-        "t2.x.plain_view  -        view     no   -"));
+        "TABLE            VERSION  HISTORY  CDF      READER FEATURES",
+        "---------------  -------  -------  -------  -----------------------------",
+        "s.sc.orders      3        yes      yes      -",
+        "s.sc.cm          12       yes      no       columnMapping,deletionVectors",
+        "s.sc.legacy      1        yes      no       columnMapping",
+        "t2.x.plain       1        no       unknown  -",
+        "t2.x.plain_view  -        view     -        -"));
   }
 
   @Test
@@ -110,7 +114,8 @@ class InspectCommandsTest {
     assertThat(r.code()).isZero();
     assertThat(r.outLines()).contains("version:            1", "history shared:     no",
         "partition columns:  -", "min reader version: 1", "reader features:    -", "column mapping:     none",
-        "change data feed:   off", " |-- amount: decimal(18,2) (nullable = true)");
+        "change data feed:   unknown (history not shared: the server does not say)",
+        " |-- amount: decimal(18,2) (nullable = true)");
   }
 
   @Test
