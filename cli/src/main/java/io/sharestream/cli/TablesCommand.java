@@ -3,6 +3,8 @@ package io.sharestream.cli;
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.errors.DeltaFormatRequiredException;
 import io.sharestream.common.errors.DeltaSharingException;
+import io.sharestream.common.errors.InvalidProfileException;
+import io.sharestream.common.errors.UnauthorizedException;
 import io.sharestream.common.errors.UnsupportedTableFeatureException;
 import io.sharestream.common.model.ListedItem;
 import io.sharestream.common.profile.TableRef;
@@ -36,7 +38,8 @@ final class TablesCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     TextTable out = new TextTable(List.of("TABLE", "VERSION", "HISTORY", "CDF", "READER FEATURES"));
-    DeltaSharingException unreadable = null;
+    List<String> failures = new ArrayList<>();
+    DeltaSharingException first = null;
     try (DeltaSharingClient client = connection.connect()) {
       for (String s : shares(client)) {
         for (var it = client.listAllTables(s); it.hasNext(); ) {
@@ -45,18 +48,22 @@ final class TablesCommand implements Callable<Integer> {
           try {
             TableProbe p = TableProbe.of(client, table);
             out.add(List.of(table.toString(), p.version(), p.history(), p.changeDataFeed(), p.readerFeatures()));
-          } catch (UnsupportedTableFeatureException | DeltaFormatRequiredException e) {
-            out.add(List.of(table.toString(), "-", "-", "-", "unreadable"));
-            unreadable = unreadable == null ? e : unreadable;
+          } catch (UnauthorizedException | InvalidProfileException e) {
+            throw e; // the profile's, not the table's: no other table would answer
+          } catch (DeltaSharingException e) { // the table's own failure: listed, and the others still are
+            boolean unreadable = e instanceof UnsupportedTableFeatureException
+                || e instanceof DeltaFormatRequiredException;
+            out.add(List.of(table.toString(), "-", "-", "-", unreadable ? "unreadable" : "error"));
+            failures.add(table + ": " + Failures.message(e));
+            first = first == null ? e : first;
           }
         }
       }
     }
     out.print(spec.commandLine().getOut());
-    if (unreadable != null) {
-      throw unreadable;
-    }
-    return 0;
+    spec.commandLine().getOut().flush();
+    failures.forEach(f -> spec.commandLine().getErr().println("sharestream: " + f));
+    return first == null ? 0 : Failures.exitCode(first);
   }
 
   private List<String> shares(DeltaSharingClient client) {

@@ -44,7 +44,8 @@ class ExitCodesTest {
         .table("s", "sc", "nohistory", tmp.resolve("nohistory"), false)
         .table("s", "sc", "corrupt", tmp.resolve("corrupt"), true)
         .table("broken", "sc", "ok", tmp.resolve("orders"), true)
-        .table("broken", "sc", "variant", tmp.resolve("variant"), true).start();
+        .table("broken", "sc", "variant", tmp.resolve("variant"), true)
+        .table("broken", "sc", "gone", Files.createDirectories(tmp.resolve("gone")), true).start();
     server.enableOAuth("client", "the-right-secret", Duration.ofMinutes(5));
     profile = server.writeProfile(tmp.resolve("p.share")).toString();
   }
@@ -205,12 +206,18 @@ class ExitCodesTest {
   }
 
   @Test
-  void aTableNeedingAnUnsupportedFeatureIsListedAsUnreadableAndCannotBeRead() {
+  void tablesThatCannotBeReadAreListedWithTheOthersEachWithItsErrorAndTheExitCodeOfTheFirst() {
     Cli.Run r = Cli.run("tables", "--profile", profile, "--share", "broken");
 
     assertThat(r.code()).isEqualTo(5);
-    assertThat(r.outLines()).hasSize(4).element(3).asString().startsWith("broken.sc.variant").endsWith("unreadable");
-    assertThat(r.err()).startsWith("sharestream: ").contains("variantShredding").hasLineCount(1);
+    assertThat(r.outLines()).hasSize(5);
+    assertThat(r.outLines().get(2)).startsWith("broken.sc.ok ").doesNotContain("error", "unreadable");
+    assertThat(r.outLines().get(3)).startsWith("broken.sc.variant").endsWith("unreadable");
+    assertThat(r.outLines().get(4)).startsWith("broken.sc.gone").endsWith("error");
+    assertThat(r.err()).hasLineCount(2);
+    assertThat(r.err().lines()).element(0).asString().startsWith("sharestream: broken.sc.variant: ")
+        .contains("variantShredding");
+    assertThat(r.err().lines()).element(1).asString().startsWith("sharestream: broken.sc.gone: ");
   }
 
   @Test
