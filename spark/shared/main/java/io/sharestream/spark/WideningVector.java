@@ -8,44 +8,18 @@ import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.vectorized.ColumnVector;
-import org.apache.spark.sql.vectorized.ColumnarArray;
-import org.apache.spark.sql.vectorized.ColumnarMap;
-import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * A column of a batch read with a file's narrow type (int, long, float, date or a decimal, as {@link Widening} chose)
  * seen as the table's wider type (long, double, a wider decimal, timestamp), each value widened as it is read, as
- * Spark's {@code CAST}. Only the getters of the wide type answer. Closing it leaves the wrapped vector open (its
- * batch owns it).
+ * Spark's {@code CAST}.
  */
-final class WideningVector extends ColumnVector {
-  private final ColumnVector in;
+final class WideningVector extends ConvertedVector {
   private final DataType from;
 
   WideningVector(ColumnVector in, DataType to) {
-    super(to);
-    this.in = in;
+    super(in, to);
     this.from = in.dataType();
-  }
-
-  @Override
-  public void close() {
-    // the wrapped vector belongs to the reader's batch
-  }
-
-  @Override
-  public boolean hasNull() {
-    return in.hasNull();
-  }
-
-  @Override
-  public int numNulls() {
-    return in.numNulls();
-  }
-
-  @Override
-  public boolean isNullAt(int rowId) {
-    return in.isNullAt(rowId);
   }
 
   @Override
@@ -74,59 +48,5 @@ final class WideningVector extends ColumnVector {
     }
     DecimalType d = (DecimalType) from;
     return Widening.decimal(in.getDecimal(rowId, d.precision(), d.scale()), precision, scale);
-  }
-
-  private UnsupportedOperationException unsupported() {
-    return new UnsupportedOperationException(from.simpleString() + " read as " + dataType().simpleString());
-  }
-
-  @Override
-  public boolean getBoolean(int rowId) {
-    throw unsupported();
-  }
-
-  @Override
-  public byte getByte(int rowId) {
-    throw unsupported();
-  }
-
-  @Override
-  public short getShort(int rowId) {
-    throw unsupported();
-  }
-
-  @Override
-  public int getInt(int rowId) {
-    throw unsupported();
-  }
-
-  @Override
-  public float getFloat(int rowId) {
-    throw unsupported();
-  }
-
-  @Override
-  public ColumnarArray getArray(int rowId) {
-    throw unsupported();
-  }
-
-  @Override
-  public ColumnarMap getMap(int ordinal) {
-    throw unsupported();
-  }
-
-  @Override
-  public UTF8String getUTF8String(int rowId) {
-    throw unsupported();
-  }
-
-  @Override
-  public byte[] getBinary(int rowId) {
-    throw unsupported();
-  }
-
-  @Override
-  public ColumnVector getChild(int ordinal) {
-    throw unsupported();
   }
 }
