@@ -64,7 +64,7 @@ final class ScanContext {
 
   private SharingReaderFactory newReaderFactory() {
     SparkSession spark = SparkSession.active();
-    SQLConf conf = withNestedWideningAsRows(withRebaseModes(spark.sessionState().conf()));
+    SQLConf conf = withNestedConversionsAsRows(withRebaseModes(spark.sessionState().conf()));
     return new SharingReaderFactory(client, options.table(), options.stream().filesPerRequest(), metadata.schema(),
         metadata.partitionColumns(), options.stream().read(), output, dataFilters, conf,
         readData -> broadcast(spark, conf, readData));
@@ -90,7 +90,7 @@ final class ScanContext {
    * nested columns as rows (Spark 3.5+ reads them in batches; {@link WideningVector} and {@link VariantTextVector}
    * convert top-level columns only).
    */
-  private SQLConf withNestedWideningAsRows(SQLConf conf) {
+  private SQLConf withNestedConversionsAsRows(SQLConf conf) {
     for (org.apache.spark.sql.types.StructField f : output.fields()) {
       io.sharestream.common.types.StructField column = Widening.field(metadata.schema(), f.name());
       if (!(f.dataType() instanceof org.apache.spark.sql.types.AtomicType) && (Widening.widened(column)

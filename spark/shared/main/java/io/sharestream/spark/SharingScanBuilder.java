@@ -58,7 +58,8 @@ class SharingScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns
       for (String ref : f.references()) {
         onData &= metadata.partitionColumns().stream().noneMatch(ref::equalsIgnoreCase)
             && !SparkSchemas.isChangeColumn(ref) && metadata.schema().indexOf(ref) >= 0;
-        notPruning |= Widening.widened(metadata.schema(), ref) || variant(ref);
+        notPruning |= Widening.columns(metadata.schema(), ref).stream()
+            .anyMatch(c -> Widening.widened(c) || VariantText.holdsVariant(c.type()));
       }
       if (onData && !notPruning) {
         data.add(f);
@@ -75,11 +76,4 @@ class SharingScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns
         SparkSchemas.of(metadata.schema())) : null);
   }
 
-  /** Whether a filter's column ({@code a}, or a nested {@code a.b}) is or lies in a column holding a variant. */
-  private boolean variant(String reference) {
-    int dot = reference.indexOf('.');
-    io.sharestream.common.types.StructField f = Widening.field(metadata.schema(),
-        dot > 0 ? reference.substring(0, dot).replace("`", "") : reference);
-    return f != null && VariantText.holdsVariant(f.type());
-  }
 }

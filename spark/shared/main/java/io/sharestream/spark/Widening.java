@@ -54,13 +54,21 @@ final class Widening {
   }
 
   /**
-   * Whether the column a pushed filter names ({@code a}, or a nested {@code a.b}) is or lies in a widened column: its
-   * filters neither prune row groups nor skip files, whose statistics may hold the narrow type.
+   * The top-level columns a pushed filter's reference may name or lie in: the column called {@code a.b} itself, and
+   * for a nested {@code a.b} the column {@code a}.
    */
-  static boolean widened(StructType table, String reference) {
+  static List<StructField> columns(StructType table, String reference) {
+    List<StructField> out = new ArrayList<>();
+    StructField whole = field(table, reference);
+    if (whole != null) {
+      out.add(whole);
+    }
     int dot = reference.indexOf('.');
-    return widened(field(table, reference))
-        || dot > 0 && widened(field(table, reference.substring(0, dot).replace("`", "")));
+    StructField top = dot > 0 ? field(table, reference.substring(0, dot).replace("`", "")) : null;
+    if (top != null) {
+      out.add(top);
+    }
+    return out;
   }
 
   /** The top-level field called {@code name} ignoring case, or null. */

@@ -47,15 +47,14 @@ class AncientDatesReadTest {
   @BeforeEach
   void java8Values() {
     spark.conf().set("spark.sql.datetime.java8API.enabled", "true");
-    zone = spark.conf().get("spark.sql.session.timeZone");
-    spark.conf().set("spark.sql.session.timeZone", "UTC");
+    zone = TestSpark.sessionZone("UTC");
   }
 
   @AfterEach
   void stop() {
     servers.forEach(DeltaSharingServer::close);
     spark.conf().unset("spark.sql.datetime.java8API.enabled");
-    spark.conf().set("spark.sql.session.timeZone", zone);
+    TestSpark.sessionZone(zone);
     for (String key : List.of(PARQUET + "datetimeRebaseModeInWrite",
         PARQUET + "int96RebaseModeInWrite", "spark.sql.parquet.outputTimestampType")) {
       spark.conf().unset(key);

@@ -42,12 +42,11 @@ class DeltaLake4TablesReadTest {
   @AfterEach
   void stop() {
     servers.forEach(DeltaSharingServer::close);
-    spark.conf().set("spark.sql.session.timeZone", zone);
+    TestSpark.sessionZone(zone);
   }
 
   private String serve(String name) {
-    zone = spark.conf().get("spark.sql.session.timeZone");
-    spark.conf().set("spark.sql.session.timeZone", "UTC");
+    zone = TestSpark.sessionZone("UTC");
     Path dir = DeltaLake4Fixtures.copy(name, tmp.resolve(name));
     DeltaSharingServer s = DeltaSharingServer.builder().table("s", "sc", "t", dir, true).start();
     servers.add(s);

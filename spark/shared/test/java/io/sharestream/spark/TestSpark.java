@@ -8,6 +8,13 @@ final class TestSpark {
 
   private TestSpark() {}
 
+  /** Sets the session's time zone to {@code zone} and returns the one it had (for the test to set back). */
+  static String sessionZone(String zone) {
+    String before = session().conf().get("spark.sql.session.timeZone");
+    session().conf().set("spark.sql.session.timeZone", zone);
+    return before;
+  }
+
   static synchronized SparkSession session() {
     if (session == null) {
       session = SparkSession.builder().master("local[2]").appName("sharestream-tests")

@@ -69,7 +69,7 @@ class VariantReadTest {
   void stop() {
     servers.forEach(DeltaSharingServer::close);
     if (zone != null) {
-      spark.conf().set("spark.sql.session.timeZone", zone);
+      TestSpark.sessionZone(zone);
     }
   }
 
@@ -80,8 +80,7 @@ class VariantReadTest {
   }
 
   private void inNewYork() {
-    zone = spark.conf().get("spark.sql.session.timeZone");
-    spark.conf().set("spark.sql.session.timeZone", "America/New_York");
+    zone = TestSpark.sessionZone("America/New_York");
   }
 
   private static Map<String, Object> row(long id) {
