@@ -2,8 +2,9 @@ package io.sharestream.common.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sharestream.common.errors.Errors;
 import io.sharestream.common.errors.EndpointUnreachableException.Target;
+import io.sharestream.common.errors.Errors;
+import io.sharestream.common.errors.Secrets;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import java.io.IOException;
 import java.net.URI;
@@ -139,6 +140,7 @@ final class OAuthClientCredentials implements CredentialProvider {
       } catch (NumberFormatException e) {
         throw Errors.oauthBadAnswer(profile.tokenEndpoint(), "with a non-numeric expires_in");
       }
+      Secrets.register(access.asText());
       return new Token(access.asText(), issuedAt, Duration.ofSeconds(Math.max(1, seconds)));
     });
   }

@@ -14,19 +14,25 @@ import java.util.regex.Pattern;
 public final class Errors {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern URL_QUERY = Pattern.compile("(https?://[^\\s\"'?#]+)\\?[^\\s\"']*");
-  private static final Pattern BEARER = Pattern.compile("(?i)(bearer\\s+)[A-Za-z0-9._~+/=-]+");
+  /**
+   * A token after "Bearer": 8 or more token characters, one at least not a letter (so "bearer token expired" keeps
+   * its words; tokens the JVM knows are removed whatever they look like, {@link Secrets}).
+   */
+  private static final Pattern BEARER = Pattern.compile(
+      "(?i)(bearer\\s+)(?=[A-Za-z0-9._~+/=-]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,}");
   private static final Pattern NOT_RECORDED = Pattern.compile("not recorded for version \\[?(\\d+)\\]?");
   /** How servers say a version is past the latest one (the reference server: "... as the latest version is 5"). */
   private static final Pattern BEYOND_LATEST = Pattern.compile("(?i)latest version is (\\d+)|as it does not exist");
 
   private Errors() {}
 
-  /** Strips query strings from URLs (pre-signed signatures) and bearer tokens from a text. */
+  /** Strips query strings from URLs (pre-signed signatures), bearer tokens and every {@link Secrets} from a text. */
   public static String redact(String text) {
     if (text == null) {
       return null;
     }
-    return BEARER.matcher(URL_QUERY.matcher(text).replaceAll("$1?<redacted>")).replaceAll("$1<redacted>");
+    String known = Secrets.remove(text);
+    return BEARER.matcher(URL_QUERY.matcher(known).replaceAll("$1?<redacted>")).replaceAll("$1<redacted>");
   }
 
   /** A URL fit for messages and logs: scheme, host, port and path; no query, fragment or user info. */

@@ -3,6 +3,7 @@ package io.sharestream.common.profile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sharestream.common.errors.InvalidProfileException;
+import io.sharestream.common.errors.Secrets;
 import io.sharestream.common.types.Instants;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -60,6 +61,8 @@ public final class DeltaSharingProfile implements java.io.Serializable {
     this.clientId = clientId;
     this.clientSecret = clientSecret;
     this.scope = scope;
+    Secrets.register(bearerToken);
+    Secrets.register(clientSecret);
   }
 
   /** Reads a profile file. */

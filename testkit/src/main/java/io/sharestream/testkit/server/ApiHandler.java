@@ -86,7 +86,7 @@ final class ApiHandler implements HttpHandler {
           exchange.getResponseHeaders().set("Retry-After", Integer.toString(fault.retryAfterSeconds));
         }
         throw new ProtocolError(fault.status, fault.status == 429 ? "RESOURCE_EXHAUSTED" : ProtocolError.INTERNAL,
-            "injected failure: HTTP " + fault.status);
+            fault.message != null ? fault.message : "injected failure: HTTP " + fault.status);
       }
       entry.status = dispatch(endpoint, req, fault, entry);
     } catch (ProtocolError e) {

@@ -55,6 +55,14 @@ public final class Faults {
     return this;
   }
 
+  /** As {@link #failWith(Endpoint, int, int)}, the error body's message being {@code message}. */
+  public Faults failWith(Endpoint target, int times, int status, String message) {
+    Rule r = add(target, Kind.STATUS, times);
+    r.status = status;
+    r.message = message;
+    return this;
+  }
+
   /** Waits {@code delay} before answering the next {@code times} requests (a slow server). */
   public Faults delay(Endpoint target, int times, Duration delay) {
     add(target, Kind.DELAY, times).delay = delay;
