@@ -81,7 +81,7 @@ final class Retrier {
         throw exhausted.make(what, n, last);
       }
       if (LOG.isInfoEnabled()) {
-        LOG.info("Retrying {} in {} ms after attempt {} failed: {}", what, wait.toMillis(), n,
+        LOG.info("Retrying {} ({}/{}) in {} ms after: {}", what, n + 1, settings.maxAttempts(), wait.toMillis(),
             Errors.redact(failure.getMessage()));
       }
       try {

@@ -1,5 +1,7 @@
 package io.sharestream.common.errors;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Instant;
@@ -83,6 +85,11 @@ public final class Errors {
         return new UnauthorizedException("Access denied (HTTP 403) for " + what + ": this recipient may not read it "
             + "(or the server refused the network address). Ask the data provider to grant access." + said);
       case 404:
+        if (!isProtocolError(body)) { // not the server's answer about a share, schema or table: the path is wrong
+          return new TableNotFoundException("Not found (HTTP 404) for " + what + ", and the answer is not a Delta "
+              + "Sharing error: check the profile's endpoint (its host and path: the path is the prefix the server "
+              + "serves the protocol under, before /shares)." + said);
+        }
         return new TableNotFoundException("Not found (HTTP 404) for " + what + ": check the share, schema and table "
             + "names, and that the share is granted to this recipient." + said);
       default:
@@ -342,8 +349,24 @@ public final class Errors {
     if (t == null) {
       return "unknown";
     }
+    if (t instanceof JsonProcessingException) { // the parser's message names its internals (its source object)
+      JsonProcessingException j = (JsonProcessingException) t;
+      JsonLocation at = j.getLocation();
+      return "the answer is not valid JSON" + (at == null ? "" : " (line " + at.getLineNr() + ", column "
+          + at.getColumnNr() + ")") + ": " + redact(String.valueOf(j.getOriginalMessage()).split("\\R", 2)[0]);
+    }
     String m = t.getMessage();
     return t.getClass().getSimpleName() + (m == null ? "" : ": " + redact(m));
+  }
+
+  /** Whether {@code body} is a protocol error: a JSON object with an error code or a message. */
+  private static boolean isProtocolError(String body) {
+    try {
+      JsonNode n = body == null || body.isBlank() ? null : JSON.readTree(body.trim());
+      return n != null && n.isObject() && (n.has("errorCode") || n.has("error_code") || n.has("message"));
+    } catch (java.io.IOException | RuntimeException notJson) {
+      return false;
+    }
   }
 
   /** The {@code message} of a protocol error body (or any body, shortened), secrets removed. */

@@ -25,17 +25,27 @@ public final class BatchPlanner {
   /** What a batch read reads: the table's metadata, the version read, the files. */
   public static final class Plan {
     private final TableMetadata metadata;
+    private final long firstVersion;
     private final long version;
     private final List<WorkUnit> units;
 
-    Plan(TableMetadata metadata, long version, List<WorkUnit> units) {
+    Plan(TableMetadata metadata, long firstVersion, long version, List<WorkUnit> units) {
       this.metadata = metadata;
+      this.firstVersion = firstVersion;
       this.version = version;
       this.units = List.copyOf(units);
     }
 
     public TableMetadata metadata() {
       return metadata;
+    }
+
+    /**
+     * The snapshot's version, or the first version of a change range: after {@link #version()} when the range holds
+     * none (it starts after the latest version, or no version was committed between its instants).
+     */
+    public long firstVersion() {
+      return firstVersion;
     }
 
     /** The snapshot's version, or the last version of a change range. */
@@ -88,30 +98,58 @@ public final class BatchPlanner {
           f.timestamp() == null ? 0 : f.timestamp(), WorkUnit.RowSource.ADDED, false, false, spec, metadata.schema(),
           metadata.partitionColumns()));
     }
-    return new Plan(metadata, listed, units);
+    return new Plan(metadata, listed, listed, units);
   }
 
   /**
    * Every change of versions {@code [start, end]} labelled as readChangeFeed labels them (change data where
-   * recorded, else derived from added and removed files). Each bound is a version or an instant (the first version
-   * committed at or after a start instant, the last one committed at or before an end instant); no end: the
-   * latest version. Needs history sharing.
+   * recorded, else derived from added and removed files), under the table's latest schema. Each bound is a version or
+   * an instant (the first version committed at or after a start instant, the last one committed at or before an end
+   * instant); no end: the latest version. Needs history sharing.
    */
   public static Plan changes(DeltaSharingClient client, TableRef table, StreamSettings settings, Long startVersion,
       Instant startTimestamp, Long endVersion, Instant endTimestamp) {
-    StartingPoint start = startVersion != null ? StartingPoint.version(startVersion)
-        : StartingPoint.timestamp(startTimestamp);
-    try (SharingStreamPlanner planner = new SharingStreamPlanner(client, table, settings.forChanges(start),
-        Duration.ZERO, Clock.systemUTC())) {
-      Position from = planner.initialPosition();
-      long last = endVersion != null ? endVersion
-          : endTimestamp != null ? planner.lastVersionAtOrBefore(endTimestamp) : planner.latestVersion();
-      last = Math.min(last, planner.latestVersion());
+    return changes(client, table, settings, startVersion, startTimestamp, endVersion, endTimestamp, false);
+  }
+
+  /**
+   * As {@link #changes}, under the schema of the range's last version (as a snapshot at that version reads): a
+   * column renamed or dropped after the range does not change how its rows read.
+   */
+  public static Plan changesUnderEndSchema(DeltaSharingClient client, TableRef table, StreamSettings settings,
+      Long startVersion, Instant startTimestamp, Long endVersion, Instant endTimestamp) {
+    return changes(client, table, settings, startVersion, startTimestamp, endVersion, endTimestamp, true);
+  }
+
+  private static Plan changes(DeltaSharingClient client, TableRef table, StreamSettings settings, Long startVersion,
+      Instant startTimestamp, Long endVersion, Instant endTimestamp, boolean endSchema) {
+    StreamSettings changes = settings.forChanges(startVersion != null ? StartingPoint.version(startVersion)
+        : StartingPoint.timestamp(startTimestamp));
+    Position from;
+    long last;
+    long latest;
+    try (SharingStreamPlanner planner = new SharingStreamPlanner(client, table, changes, Duration.ZERO,
+        Clock.systemUTC())) {
+      from = planner.initialPosition();
+      latest = planner.latestVersion();
+      last = endVersion != null ? endVersion
+          : endTimestamp != null ? planner.lastVersionAtOrBefore(endTimestamp) : latest;
+      last = Math.min(last, latest);
       if (last < from.tableVersion()) {
-        return new Plan(planner.metadata(), last, List.of());
+        return new Plan(planner.metadata(), from.tableVersion(), last, List.of());
       }
-      Position to = Position.beforeVersion(from.tableId(), last + 1, false);
-      return new Plan(planner.metadata(), last, planner.units(from, to));
+      if (!endSchema || last == latest) {
+        return new Plan(planner.metadata(), from.tableVersion(), last, planner.units(from, endOf(from, last)));
+      }
+    }
+    try (SharingStreamPlanner planner = new SharingStreamPlanner(client, table, changes, Duration.ZERO,
+        Clock.systemUTC(), last)) {
+      return new Plan(planner.metadata(), from.tableVersion(), last, planner.units(from, endOf(from, last)));
     }
   }
+
+  private static Position endOf(Position from, long last) {
+    return Position.beforeVersion(from.tableId(), last + 1, false);
+  }
+
 }

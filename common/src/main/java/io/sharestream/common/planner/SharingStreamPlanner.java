@@ -64,6 +64,12 @@ public final class SharingStreamPlanner implements StreamPlanner {
    */
   public SharingStreamPlanner(DeltaSharingClient client, TableRef table, StreamSettings settings,
       Duration versionPollInterval, Clock clock) {
+    this(client, table, settings, versionPollInterval, clock, null);
+  }
+
+  /** As the planner above, under the table's schema at {@code schemaVersion} (null: at its latest version). */
+  SharingStreamPlanner(DeltaSharingClient client, TableRef table, StreamSettings settings,
+      Duration versionPollInterval, Clock clock, Long schemaVersion) {
     this.client = client;
     this.table = table;
     this.settings = settings;
@@ -71,9 +77,10 @@ public final class SharingStreamPlanner implements StreamPlanner {
     this.versionPollInterval = versionPollInterval;
     this.lister = new FileLister(client, table, settings.filesPerRequest());
     long v = client.tableVersion(table);
-    TableSnapshotInfo info = client.metadata(table, v, null);
+    long schemaAt = schemaVersion == null ? v : schemaVersion;
+    TableSnapshotInfo info = client.metadata(table, schemaAt, null);
     this.startMetadata = info.metadata();
-    this.schemas = new SchemaTracker(table.toString(), startMetadata, v, settings.evolveOnRenameOrDrop());
+    this.schemas = new SchemaTracker(table.toString(), startMetadata, schemaAt, settings.evolveOnRenameOrDrop());
     this.starts = new StartingVersions(client, table, lister, this::refreshLatest);
     noteLatest(v);
   }

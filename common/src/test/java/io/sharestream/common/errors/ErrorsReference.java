@@ -76,7 +76,8 @@ final class ErrorsReference {
           + "when the profile is given as settings."),
       new Kind(TableNotFoundException.class, "The share, schema or table does not exist for this recipient "
           + "(HTTP 404).", "Check `<share>.<schema>.<table>` against what the provider shared (the server's "
-          + "`/shares` listing), and that the share is granted to this recipient."),
+          + "`/shares` listing), and that the share is granted to this recipient. A 404 that is not a protocol "
+          + "error means the profile's endpoint is wrong (its host or path)."),
       new Kind(HistoryNotSharedException.class, "The table is shared without history: streams and reads by "
           + "version or timestamp need it.", "Ask the data provider to share the table `WITH HISTORY`."),
       new Kind(SharedViewException.class, "The table is a shared view or materialized view: the server answers it "
@@ -154,7 +155,9 @@ final class ErrorsReference {
       factory("fromResponse", "HTTP 401", 401, "{server message}", "{what}", null),
       factory("fromResponse", "HTTP 401, token expired", 401, "{server message}", "{what}", Instant.EPOCH),
       factory("fromResponse", "HTTP 403", 403, "{server message}", "{what}", null),
-      factory("fromResponse", "HTTP 404", 404, "{server message}", "{what}", null),
+      factory("fromResponse", "HTTP 404", 404, "{\"errorCode\": \"RESOURCE_DOES_NOT_EXIST\", \"message\": "
+          + "\"{server message}\"}", "{what}", null),
+      factory("fromResponse", "HTTP 404, not a protocol error", 404, "<html>Not Found</html>", "{what}", null),
       factory("historyNotShared", "HTTP 400: history sharing is not enabled", "{what}", "{server message}"),
       factory("fromResponse", "HTTP 400: version no longer served", 400, "Cannot load table version 3: it is "
           + "before the earliest available version 5.", "{what}", null),

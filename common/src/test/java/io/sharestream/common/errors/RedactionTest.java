@@ -17,7 +17,10 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Secrets leave no message: by pattern (bearer tokens, pre-signed URLs) and by value (the tokens the JVM holds). */
+/**
+ * Secrets leave no message, by pattern (bearer tokens, pre-signed URLs) and by value (the tokens the JVM holds); nor
+ * do a parser's internals.
+ */
 class RedactionTest {
   @TempDir Path tmp;
 
@@ -49,6 +52,15 @@ class RedactionTest {
   void bearerTokensAndPresignedQueriesAreRedactedByPattern() {
     assertThat(Errors.redact("Authorization: Bearer dapi0123456789abcdef, see https://h/p/f.parquet?X-Sig=abc s"))
         .isEqualTo("Authorization: Bearer <redacted>, see https://h/p/f.parquet?<redacted> s");
+  }
+
+  @Test
+  void anAnswerThatIsNotJsonIsDescribedWithoutTheParsersInternals() {
+    Throwable parse = org.assertj.core.api.Assertions.catchThrowable(() ->
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree("<html>\nNot Found</html>"));
+
+    assertThat(Errors.describe(parse)).startsWith("the answer is not valid JSON (line 1, column 2): Unexpected "
+        + "character ('<'").doesNotContain("Source").doesNotContain("\n");
   }
 
   @Test

@@ -187,7 +187,7 @@ final class ApiHandler implements HttpHandler {
         echoFileIdHash(req);
         return responses.changes(req, table(req), fault);
       default:
-        throw ProtocolError.notFound("No API at " + req.exchange.getRequestURI().getPath());
+        return notFoundAsAWebServer(req.exchange);
     }
   }
 
@@ -336,6 +336,18 @@ final class ApiHandler implements HttpHandler {
       }
     }
     exchange.close();
+  }
+
+  /** A path the protocol does not have: 404 in plain text, as the reference server's web framework answers it. */
+  private static int notFoundAsAWebServer(HttpExchange exchange) throws IOException {
+    byte[] body = "Status: 404\nDescription: Not Found".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+    logStatus(404);
+    exchange.sendResponseHeaders(404, body.length);
+    try (var out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+    return 404;
   }
 
   private static void sendError(HttpExchange exchange, ProtocolError e) throws IOException {
