@@ -80,8 +80,15 @@ final class ChangesCommand implements Callable<Integer> {
     }
     StreamSettings settings = read.settings();
     try (DeltaSharingClient client = connection.connect(settings.responseFormat())) {
-      BatchPlanner.Plan plan = BatchPlanner.changes(client, table.get(), settings, from.version, from.timestamp,
-          to.version, to.timestamp);
+      BatchPlanner.Plan plan = BatchPlanner.changesUnderEndSchema(client, table.get(), settings, from.version,
+          from.timestamp, to.version, to.timestamp);
+      if (plan.firstVersion() > plan.version()) {
+        Stderr.note(to.version == null && to.timestamp == null
+            ? "No changes: the range starts at version " + plan.firstVersion() + ", after the table's latest version ("
+                + plan.version() + ")."
+            : "No changes: no version from " + plan.firstVersion() + " on is in the range, which ends at version "
+                + plan.version() + ".");
+      }
       OutputFormat.Rows out = format.open(spec.commandLine().getOut(),
           ChangeColumns.of(plan.metadata().schema()));
       ChangeColumns columns = new ChangeColumns();

@@ -10,7 +10,10 @@ import java.time.Duration;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
-/** The options every command connects with: the profile file and how often failing requests are retried. */
+/**
+ * The options every command connects with: the profile file, how long an attempt may wait and how often failing
+ * requests are retried (each retry a note on stderr).
+ */
 final class ConnectionOptions {
   @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
   private CommandLine.Model.CommandSpec command;
@@ -24,6 +27,11 @@ final class ConnectionOptions {
           + "30 s (default: ${DEFAULT-VALUE}).")
   private int maxRetries;
 
+  @Option(names = "--timeout", paramLabel = "<duration>", defaultValue = "30s", converter = Converters.Interval.class,
+      description = "How long to wait for a connection, for an answer to start and for the next bytes of one, before "
+          + "the attempt counts as failed and is retried: 500ms, 30s, 2m, ... (default: ${DEFAULT-VALUE}).")
+  private Duration timeout;
+
   /** A client of the profile's server asking for {@code format} answers; the caller closes it. */
   DeltaSharingClient connect(ResponseFormat format) {
     if (profile == null) {
@@ -35,8 +43,8 @@ final class ConnectionOptions {
     }
     RetrySettings retry = new RetrySettings(maxRetries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30),
         Duration.ofMinutes(10));
-    ClientSettings settings = ClientSettings.DEFAULT.withRetry(retry).withUserAgent(VersionInfo.userAgent())
-        .withResponseFormat(format);
+    ClientSettings settings = ClientSettings.DEFAULT.withRetry(retry).withTimeouts(timeout, timeout, timeout)
+        .withUserAgent(VersionInfo.userAgent()).withResponseFormat(format);
     return new DeltaSharingClient(DeltaSharingProfile.fromFile(profile), settings);
   }
 

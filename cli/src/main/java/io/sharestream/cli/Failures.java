@@ -19,9 +19,9 @@ import java.util.List;
 import picocli.CommandLine;
 
 /**
- * The one place failures end: each becomes one line {@code sharestream: <message>} on stderr and an exit code a
- * script can rely on. The core's messages already say what to do and hold no secrets; any other text is redacted
- * (pre-signed URL queries, bearer tokens) all the same.
+ * The one place failures end: each becomes one line {@code sharestream: <message>} on stderr ({@link Stderr}, in the
+ * CLI's terms) and an exit code a script can rely on. The core's messages already say what to do and hold no
+ * secrets; any other text is redacted (pre-signed URL queries, bearer tokens, known secrets) all the same.
  */
 final class Failures implements CommandLine.IExecutionExceptionHandler {
   static final int FAILURE = 1;
@@ -39,8 +39,8 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
       + "  3  the profile cannot be read, or its credentials are refused%n"
       + "  4  share, schema or table not found%n"
       + "  5  the table cannot be read as asked: history not shared, version not%n"
-      + "     available, unsupported feature, invalid setting%n"
-      + "  6  the server or network kept failing through every retry%n"
+      + "     available, unsupported feature, a request the server refuses%n"
+      + "  6  the server or network kept failing (or silent) through every retry%n"
       + "  141  standard output was closed (the reader of a pipe ended): the command stops, silent";
 
   private static final List<Class<? extends RuntimeException>> NOT_READABLE_AS_ASKED = List.of(
@@ -54,8 +54,7 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
       return OUTPUT_CLOSED;
     }
     cl.getOut().flush();
-    cl.getErr().println("sharestream: " + message(e));
-    cl.getErr().flush();
+    Stderr.note(message(e));
     return exitCode(e);
   }
 
@@ -77,7 +76,12 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
 
   /** The failure's message on one line, secrets removed; its kind when it has no message. */
   static String message(Throwable e) {
-    String m = e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName() : e.getMessage();
-    return Errors.redact(m).replaceAll("\\s*[\\r\\n]+\\s*", " ");
+    return oneLine(e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName()
+        : e.getMessage());
+  }
+
+  /** {@code text} on one line, secrets removed. */
+  static String oneLine(String text) {
+    return Errors.redact(text).replaceAll("\\s*[\\r\\n]+\\s*", " ");
   }
 }

@@ -52,6 +52,10 @@ final class Follower {
         }
         boolean caughtUp = plan.units().isEmpty() && plan.end().equals(position);
         position = plan.end();
+        if (caughtUp) {
+          Stderr.status("following " + table + ": waiting for version " + position.tableVersion()
+              + " (Ctrl-C ends)");
+        }
         if (caughtUp && stopped.await(pollInterval.toMillis(), TimeUnit.MILLISECONDS)) {
           return;
         }

@@ -1,14 +1,20 @@
 package io.sharestream.cli;
 
+import io.sharestream.common.types.DataType;
+import io.sharestream.common.types.DecimalType;
+import io.sharestream.common.types.PrimitiveType;
 import io.sharestream.common.types.Row;
 import io.sharestream.common.types.StructType;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * How rows are printed: JSON lines as they are read, or an aligned text table once all are read. A closed output
- * ends the reading ({@link OutputClosed}).
+ * How rows are printed: JSON lines as they are read (so {@code head} and {@code changes} stream), or an aligned text
+ * table once all are read (numbers right-aligned, nulls as {@value #NULL}). A closed output ends the reading
+ * ({@link OutputClosed}).
  */
 enum OutputFormat {
   JSON {
@@ -31,13 +37,18 @@ enum OutputFormat {
   TABLE {
     @Override
     Rows open(PrintWriter out, StructType columns) {
-      TextTable table = new TextTable(columns.fieldNames());
+      boolean[] numbers = new boolean[columns.size()];
+      for (int i = 0; i < numbers.length; i++) {
+        DataType t = columns.field(i).type();
+        numbers[i] = t instanceof DecimalType || NUMBERS.contains(t);
+      }
+      TextTable table = new TextTable(columns.fieldNames(), numbers);
       return new Rows() {
         @Override
         public void add(Row row) {
           List<String> cells = new ArrayList<>();
           for (int i = 0; i < row.size(); i++) {
-            cells.add(Values.text(row.get(i)));
+            cells.add(row.get(i) == null ? NULL : Values.text(row.get(i)));
           }
           table.add(cells);
         }
@@ -50,6 +61,11 @@ enum OutputFormat {
       };
     }
   };
+
+  /** How the table shows a null (the string "null" shows as null). */
+  static final String NULL = "NULL";
+  private static final Set<PrimitiveType> NUMBERS = EnumSet.of(PrimitiveType.BYTE, PrimitiveType.SHORT,
+      PrimitiveType.INTEGER, PrimitiveType.LONG, PrimitiveType.FLOAT, PrimitiveType.DOUBLE);
 
   /** Where rows of {@code columns} go; {@link Rows#end()} prints what is left. */
   abstract Rows open(PrintWriter out, StructType columns);

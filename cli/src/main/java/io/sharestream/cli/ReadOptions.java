@@ -1,16 +1,22 @@
 package io.sharestream.cli;
 
+import io.sharestream.common.errors.InvalidSettingException;
 import io.sharestream.common.planner.StreamOptions;
 import io.sharestream.common.planner.StreamSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
  * How rows are read (SPEC §3): the answer format asked of the server and how dates and timestamps are decoded.
- * Values are the core's option values and checked by it ({@link StreamOptions}).
+ * Values are the core's option values and checked by it ({@link StreamOptions}) before any request: a bad one is a
+ * usage error.
  */
 final class ReadOptions {
+  @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+  private CommandLine.Model.CommandSpec command;
+
   @Option(names = "--response-format", paramLabel = "auto|parquet|delta",
       description = "The answer format asked of the server (responseFormat; default: auto, both).")
   private String responseFormat;
@@ -41,7 +47,20 @@ final class ReadOptions {
 
   /** The core's settings for these options. */
   StreamSettings settings() {
-    return StreamOptions.parse(options());
+    return settings(options());
+  }
+
+  /**
+   * The core's settings for {@code options} (these and the command's own, under the core's names); a value the core
+   * refuses is a usage error naming the flag, found before any request.
+   */
+  StreamSettings settings(Map<String, String> options) {
+    try {
+      return StreamOptions.parse(options);
+    } catch (InvalidSettingException e) {
+      throw new CommandLine.ParameterException(command.commandLine(), CliTerms.of(e.getMessage(),
+          command.name()));
+    }
   }
 
   static void put(Map<String, String> options, String name, String value) {

@@ -32,6 +32,11 @@ public final class Sharestream implements Runnable {
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setExecutionExceptionHandler(new Failures());
     cl.setParameterExceptionHandler(Sharestream::usageError);
+    cl.setExecutionStrategy(parsed -> {
+      CommandLine running = parsed.asCommandLineList().get(parsed.asCommandLineList().size() - 1);
+      Stderr.use(cl.getErr(), running.getCommandName());
+      return new CommandLine.RunLast().execute(parsed);
+    });
     footer(cl);
     return cl;
   }

@@ -40,11 +40,13 @@ final class TablesCommand implements Callable<Integer> {
     TextTable out = new TextTable(List.of("TABLE", "VERSION", "HISTORY", "CDF", "READER FEATURES"));
     List<String> failures = new ArrayList<>();
     DeltaSharingException first = null;
+    int probed = 0;
     try (DeltaSharingClient client = connection.connect()) {
       for (String s : shares(client)) {
         for (var it = client.listAllTables(s); it.hasNext(); ) {
           ListedItem t = it.next();
           TableRef table = new TableRef(t.share(), t.schema(), t.name());
+          Stderr.status("probing " + table + " (" + (++probed) + ")...");
           try {
             TableProbe p = TableProbe.of(client, table);
             out.add(List.of(table.toString(), p.version(), p.history(), p.changeDataFeed(), p.readerFeatures()));
@@ -60,9 +62,10 @@ final class TablesCommand implements Callable<Integer> {
         }
       }
     }
+    Stderr.clearStatus();
     out.print(spec.commandLine().getOut());
     spec.commandLine().getOut().flush();
-    failures.forEach(f -> spec.commandLine().getErr().println("sharestream: " + f));
+    failures.forEach(Stderr::note);
     return first == null ? 0 : Failures.exitCode(first);
   }
 

@@ -88,6 +88,7 @@ final class TailCommand implements Callable<Integer> {
       Runtime.getRuntime().addShutdownHook(onCtrlC);
       try {
         follower.follow((unit, row) -> {
+          Stderr.clearStatus();
           out.println(RowJson.record(unit.version(), unit.index(), changes == null ? row.row()
               : changes.add(unit, row)));
           out.flush();
@@ -108,7 +109,7 @@ final class TailCommand implements Callable<Integer> {
     ReadOptions.put(o, StreamOptions.STARTING_TIMESTAMP, start.timestamp == null ? null : start.timestamp.toString());
     o.put(StreamOptions.SKIP_CHANGE_COMMITS, Boolean.toString(skipChangeCommits));
     o.put(StreamOptions.READ_CHANGE_FEED, Boolean.toString(readChangeFeed));
-    return StreamOptions.parse(o).evolvingOnRenameOrDrop();
+    return read.settings(o).evolvingOnRenameOrDrop();
   }
 
   private static void removeHook(Thread hook) {

@@ -5,15 +5,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * An aligned text table: a header, a rule of dashes, then the rows; columns two spaces apart, lines without
- * trailing blanks. Line breaks and tabs inside cells show as {@code \n}, {@code \r}, {@code \t}.
+ * An aligned text table: a header, a rule of dashes, then the rows; columns two spaces apart, numbers right-aligned,
+ * lines without trailing blanks. Line breaks and tabs inside cells show as {@code \n}, {@code \r}, {@code \t}. It
+ * is printed once every row is in (column widths need them all).
  */
 final class TextTable {
   private final List<String> header;
+  private final boolean[] rightAligned;
   private final List<List<String>> rows = new ArrayList<>();
 
   TextTable(List<String> header) {
+    this(header, new boolean[header.size()]);
+  }
+
+  /** {@code rightAligned[i]}: whether column i holds numbers. */
+  TextTable(List<String> header, boolean[] rightAligned) {
     this.header = List.copyOf(header);
+    this.rightAligned = rightAligned.clone();
   }
 
   void add(List<String> cells) {
@@ -43,10 +51,12 @@ final class TextTable {
     out.flush();
   }
 
-  private static void line(PrintWriter out, List<String> cells, int[] widths) {
+  private void line(PrintWriter out, List<String> cells, int[] widths) {
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < cells.size(); i++) {
-      b.append(i == 0 ? "" : "  ").append(cells.get(i)).append(" ".repeat(widths[i] - cells.get(i).length()));
+      String pad = " ".repeat(widths[i] - cells.get(i).length());
+      b.append(i == 0 ? "" : "  ");
+      b.append(rightAligned[i] ? pad + cells.get(i) : cells.get(i) + pad);
     }
     out.println(b.toString().stripTrailing());
   }

@@ -169,6 +169,18 @@ class ExitCodesTest {
   }
 
   @Test
+  void anExpiredTokenSaysItExpiredInPlainWords() throws IOException {
+    Path expired = Files.writeString(tmp.resolve("expired.share"), server.profileJson()
+        .replace(server.bearerToken(), WRONG_TOKEN).replace("{", "{\"expirationTime\": \"2020-01-01T00:00:00Z\", "));
+
+    Cli.Run r = Cli.run("shares", "--profile", expired.toString());
+
+    assertThat(r.code()).isEqualTo(3);
+    assertThat(r.err()).contains("The profile's bearer token expired at 2020-01-01T00:00:00Z")
+        .doesNotContain("<redacted>").doesNotContain(WRONG_TOKEN);
+  }
+
+  @Test
   void aWrongClientSecretIsRefusedCredentialsAndNoSecretIsPrinted() throws IOException {
     Path oauth = Files.writeString(tmp.resolve("oauth.share"), server.oauthProfileJson("client", CLIENT_SECRET));
 
@@ -198,11 +210,43 @@ class ExitCodesTest {
   }
 
   @Test
-  void anInvalidSettingCannotBeReadAsAsked() {
-    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.orders", "--response-format", "csv");
+  void badOptionValuesAreUsageErrorsNamingTheFlagCheckedBeforeAnyRequest() {
+    server.requests().clear();
+    Cli.Run format = Cli.run("head", "--profile", profile, "s.sc.orders", "--response-format", "csv");
+    Cli.Run start = Cli.run("tail", "--profile", profile, "s.sc.orders", "--starting-version", "abc");
+    Cli.Run zone = Cli.run("changes", "--profile", profile, "s.sc.orders", "--from", "1", "--partition-time-zone",
+        "Mars/Base");
+    Cli.Run rebase = Cli.run("head", "--profile", profile, "s.sc.orders", "--datetime-rebase-mode", "sometimes");
+
+    assertThat(List.of(format.code(), start.code(), zone.code(), rebase.code())).containsOnly(2);
+    assertThat(format.err()).startsWith("--response-format must be auto, parquet or delta, not 'csv'.\n")
+        .contains("Try 'sharestream head --help'");
+    assertThat(start.err()).startsWith("--starting-version must be 'latest', 'snapshot' or a version");
+    assertThat(zone.err()).startsWith("--partition-time-zone is not a time zone id: 'Mars/Base'");
+    assertThat(rebase.err()).startsWith("--datetime-rebase-mode must be EXCEPTION, LEGACY or CORRECTED");
+    assertThat(server.requests().entries()).isEmpty();
+  }
+
+  @Test
+  void aServerMessageRepeatingTheTokenWithoutTheBearerWordPrintsNoToken() {
+    server.faults().failWith(Endpoint.LIST_SHARES, 1, 400, "no access for token " + server.bearerToken());
+
+    Cli.Run r = Cli.run("shares", "--profile", profile);
 
     assertThat(r.code()).isEqualTo(5);
-    assertThat(r.err()).isEqualTo("sharestream: 'responseFormat' must be auto, parquet or delta, not 'csv'.\n");
+    assertThat(r.err()).contains("no access for token <redacted>").doesNotContain(server.bearerToken());
+  }
+
+  @Test
+  void aWrongEndpointPathSaysToCheckTheEndpointNotTheTableNames() throws IOException {
+    Path wrong = Files.writeString(tmp.resolve("path.share"),
+        server.profileJson().replace(server.endpoint(), server.endpoint() + "/nothing-here"));
+
+    Cli.Run r = Cli.run("shares", "--profile", wrong.toString());
+
+    assertThat(r.code()).isEqualTo(4);
+    assertThat(r.err()).contains("the answer is not a Delta Sharing error: check the profile's endpoint")
+        .doesNotContain("check the share, schema and table names").hasLineCount(1);
   }
 
   @Test
@@ -239,6 +283,21 @@ class ExitCodesTest {
 
     assertThat(r.code()).isZero();
     assertThat(r.out()).isEqualTo(Cli.lines("s", "broken"));
+    assertThat(r.err()).startsWith("sharestream: Retrying listing shares (2/2) in ").contains(" ms after: ")
+        .contains("HTTP 503").hasLineCount(1);
+  }
+
+  @Test
+  void aServerThatDoesNotAnswerInTimeIsRetriedWithANoteThenAServerFailure() {
+    server.faults().delay(Endpoint.LIST_SHARES, 2, Duration.ofSeconds(3));
+
+    Cli.Run r = Cli.run("shares", "--profile", profile, "--max-retries", "1", "--timeout", "200ms");
+
+    assertThat(r.code()).isEqualTo(6);
+    assertThat(r.err().lines()).hasSize(2);
+    assertThat(r.err().lines()).element(0).asString().startsWith("sharestream: Retrying listing shares (2/2)");
+    assertThat(r.err().lines()).element(1).asString().startsWith("sharestream: ").contains("2 attempts")
+        .contains("raise --max-retries");
   }
 
   @Test

@@ -7,7 +7,12 @@ import io.sharestream.testkit.delta.ColumnMappingMatrix;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.Samples;
 import io.sharestream.testkit.server.DeltaSharingServer;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -135,8 +140,24 @@ class InspectCommandsTest {
       assertThat(r.code()).isZero();
       assertThat(r.out()).startsWith("Usage: sharestream " + command)
           .contains("Exit codes:", "  3  the profile cannot be read, or its credentials are refused",
-              "  6  the server or network kept failing through every retry");
+              "  6  the server or network kept failing (or silent) through every retry");
     }
+  }
+
+  @Test
+  void helpAndTheDocsListTheSameExitCodesWithUsageErrorsAsTwo() throws IOException {
+    String help = Cli.run("head", "--help").out();
+    String docs = Files.readString(Path.of("..", "docs", "cli.md"));
+
+    assertThat(codes(help, "(?m)^  (\\d+)  ")).isEqualTo(codes(docs, "(?m)^\\| (\\d+) \\| "))
+        .containsExactly(0, 1, 2, 3, 4, 5, 6, 141);
+    assertThat(help).contains("  2  usage error (unknown command or option, bad option value)");
+    assertThat(docs).containsPattern("\\| 2 \\| usage error, checked before any request.*any bad option value");
+  }
+
+  private static List<Integer> codes(String text, String regex) {
+    return Pattern.compile(regex).matcher(text).results().map(m -> Integer.parseInt(m.group(1)))
+        .collect(Collectors.toList());
   }
 
   @Test

@@ -83,7 +83,7 @@ class PackagedJarIT {
     p.destroy(); // SIGTERM: the shutdown hook runs, as on Ctrl-C (SIGINT)
 
     assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
-    assertThat(err()).isEmpty();
+    assertThat(err().lines()).allMatch(l -> l.startsWith("sharestream: Change commit ")); // hints, no error
     assertThat(p.exitValue()).isEqualTo(143);
   }
 
@@ -97,5 +97,25 @@ class PackagedJarIT {
     assertThat(err()).isEmpty();
     assertThat(p.exitValue()).isZero();
     assertThat(out).isEqualTo("s\n");
+  }
+
+  @Test
+  void theWrapperScriptLinkedOntoThePathFindsItsFolderAndTakesTheRunnableJar() throws Exception {
+    Path home = Files.createDirectories(tmp.resolve("install/target"));
+    Path script = Files.copy(Path.of(JAR).getParent().getParent().resolve("sharestream"),
+        tmp.resolve("install/sharestream"), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+    Files.copy(Path.of(JAR), home.resolve("sharestream-cli-1.0.jar"));
+    Files.writeString(home.resolve("sharestream-cli-1.0-sources.jar"), "not runnable"); // sorts first by name
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    Files.createSymbolicLink(bin.resolve("sharestream"), Path.of("../install/sharestream"));
+
+    Process p = start(List.of(bin.resolve("sharestream").toString(), "shares"));
+
+    String out = read(p.getInputStream());
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(err()).isEmpty();
+    assertThat(p.exitValue()).isZero();
+    assertThat(out).isEqualTo("s\n");
+    assertThat(script).isExecutable();
   }
 }

@@ -57,7 +57,13 @@ class ReadCommandsTest {
         DeltaType.field("id", DeltaType.LONG, false), DeltaType.field("doc", DeltaType.VARIANT))).commit();
     variant.append(List.of(Map.of("id", 1L, "doc", VariantValue.object("k", "v\"1", "a", List.of(1, 2.5))),
         Map.of("id", 2L, "doc", "text"), Map.of("id", 3L), Map.of("id", 4L, "doc", VariantValue.NULL)));
+    DeltaTableWriter renamed = DeltaTableWriter.create(tmp.resolve("renamed"), Fixtures.ORDERS)
+        .columnMapping("name").changeDataFeed(true).commit();
+    renamed.append(List.of(Fixtures.order(1, "a", "1.00"), Samples.row("id", 2L)));
+    renamed.renameColumn("name", "label");
+    renamed.dropColumn("day");
     server = DeltaSharingServer.builder().table("s", "sc", "orders", tmp.resolve("orders"), true)
+        .table("s", "sc", "renamed", tmp.resolve("renamed"), true)
         .table("s", "sc", "variant", tmp.resolve("variant"), true)
         .table("s", "sc", "widened", tmp.resolve("widened"), true)
         .table("s", "sc", "dv", tmp.resolve("dv"), true).table("s", "sc", "cm", tmp.resolve("cm"), true)
@@ -99,8 +105,8 @@ class ReadCommandsTest {
     assertThat(table.out()).isEqualTo(lines(
         "id  doc",
         "--  ------------------------",
-        "1   {\"a\":[1,2.5],\"k\":\"v\\\"1\"}",
-        "2   \"text\""));
+        " 1  {\"a\":[1,2.5],\"k\":\"v\\\"1\"}",
+        " 2  \"text\""));
   }
 
   @Test
@@ -112,8 +118,8 @@ class ReadCommandsTest {
     assertThat(r.out()).isEqualTo(lines(
         "id  name  price  day         at",
         "--  ----  -----  ----------  ---------------------------",
-        "1   a     1.50   2024-01-01  2024-01-01T10:00:00.123456Z",
-        "2   b     2.25   2024-01-02  2024-01-02T10:00:00.123456Z"));
+        " 1  a      1.50  2024-01-01  2024-01-01T10:00:00.123456Z",
+        " 2  b      2.25  2024-01-02  2024-01-02T10:00:00.123456Z"));
   }
 
   @Test
@@ -247,9 +253,35 @@ class ReadCommandsTest {
     assertThat(r.out()).isEqualTo(lines(
         "id  name  price  day         at                           _change_type  _commit_version  _commit_timestamp",
         "--  ----  -----  ----------  ---------------------------  ------------  ---------------  ------------------------",
-        "1   a     1.50   2024-01-01  2024-01-01T10:00:00.123456Z  insert        1                2024-01-01T00:00:00.001Z",
-        "2   b     2.25   2024-01-02  2024-01-02T10:00:00.123456Z  insert        1                2024-01-01T00:00:00.001Z",
-        "3   c     3.00   2024-01-03  2024-01-03T10:00:00.123456Z  insert        1                2024-01-01T00:00:00.001Z"));
+        " 1  a      1.50  2024-01-01  2024-01-01T10:00:00.123456Z  insert                      1  2024-01-01T00:00:00.001Z",
+        " 2  b      2.25  2024-01-02  2024-01-02T10:00:00.123456Z  insert                      1  2024-01-01T00:00:00.001Z",
+        " 3  c      3.00  2024-01-03  2024-01-03T10:00:00.123456Z  insert                      1  2024-01-01T00:00:00.001Z"));
+  }
+
+  @Test
+  void changesOfARangeGiveItsRowsUnderTheSchemaOfItsLastVersionAsHeadAtThatVersionDoes() {
+    Cli.Run before = Cli.run("changes", "--profile", profile, "s.sc.renamed", "--from", "1", "--to", "1");
+    Cli.Run head = Cli.run("head", "--profile", profile, "s.sc.renamed", "--version", "1");
+    Cli.Run after = Cli.run("changes", "--profile", profile, "s.sc.renamed", "--from", "1", "--to", "3");
+
+    assertThat(before.code()).isZero();
+    assertThat(before.outLines()).hasSize(2);
+    assertThat(before.outLines().get(0)).startsWith("{\"id\":1,\"name\":\"a\",\"price\":1.00,\"day\":\"2024-01-01\","
+        + "\"at\":").contains("\"_change_type\":\"insert\",\"_commit_version\":1,");
+    assertThat(before.outLines()).extracting(l -> l.replaceAll(",\"_change_type.*", "}")).isEqualTo(head.outLines());
+    assertThat(after.outLines().get(0)).startsWith("{\"id\":1,\"label\":\"a\",\"price\":1.00,\"at\":");
+  }
+
+  @Test
+  void aTextTableRightAlignsNumbersAndShowsNullsUnlikeTheStringNull() {
+    Cli.Run r = Cli.run("head", "--profile", profile, "s.sc.renamed", "--version", "1", "--format", "table");
+
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).isEqualTo(lines(
+        "id  name  price  day         at",
+        "--  ----  -----  ----------  ---------------------------",
+        " 1  a      1.00  2024-01-01  2024-01-01T10:00:00.123456Z",
+        " 2  NULL   NULL  NULL        NULL"));
   }
 
   @Test
