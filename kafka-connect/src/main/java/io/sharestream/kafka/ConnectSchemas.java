@@ -32,9 +32,8 @@ import org.apache.kafka.connect.data.Timestamp;
  * Delta types as Connect schemas, and the conversion of the core's row values to Connect values: every type, with
  * {@code Decimal}, {@code Date} and timestamp representations per {@link TimePrecisionMode}, variants as their JSON
  * text (a string schema named {@value #VARIANT_JSON}), arrays, maps and structs, optional where Delta allows null.
- * Field names are made valid Avro names deterministically (characters outside {@code [A-Za-z0-9_]} become {@code _},
- * a leading digit gets a {@code _} prefix, collisions get {@code _2}, {@code _3}, ... in column order); record names
- * are derived from the table and the field path.
+ * Field names are the columns' as {@link FieldNameAdjustmentMode} says; record names are derived from the table and
+ * the field path, always valid Avro names.
  */
 final class ConnectSchemas {
   /** int64 microseconds since the epoch (timestamp, {@code time.precision.mode=micros}). */
@@ -48,7 +47,8 @@ final class ConnectSchemas {
   /** A variant's JSON text, as Spark renders it (variant; a string schema of this name). */
   static final String VARIANT_JSON = "io.sharestream.data.VariantJson";
   /** How Delta's column types become Connect's, for the generated configuration reference. */
-  static final String TYPES_DOC = "Record values are structs of the table's columns (names made valid Avro names). "
+  static final String TYPES_DOC = "Record values are structs of the table's columns (named as "
+      + "field.name.adjustment.mode says). "
       + "Integers, floating point, booleans, strings and binaries are Connect's types of the same width; a decimal is "
       + "Connect's Decimal; a date Connect's Date; timestamps and timestamp_ntz as time.precision.mode says; arrays, "
       + "maps and structs nest. A variant (Delta's variantType) is a string (schema name " + VARIANT_JSON
@@ -76,10 +76,13 @@ final class ConnectSchemas {
     }
   }
 
-  /** The struct schema named {@code name} (version {@code version}) of {@code columns} out of {@code type}. */
+  /**
+   * The struct schema named {@code name} (version {@code version}) of {@code columns} out of {@code type}, its fields
+   * (nested ones too) named as {@code names} says.
+   */
   static Conversion struct(StructType type, List<String> columns, String name, Integer version, boolean optional,
-      TimePrecisionMode mode) {
-    List<String> fieldNames = avroNames(columns);
+      TimePrecisionMode mode, FieldNameAdjustmentMode names) {
+    List<String> fieldNames = names.adjust(columns);
     SchemaBuilder b = SchemaBuilder.struct().name(name);
     if (version != null) {
       b.version(version);
@@ -92,7 +95,7 @@ final class ConnectSchemas {
     for (int i = 0; i < columns.size(); i++) {
       indexes[i] = type.indexOf(columns.get(i));
       StructField f = type.field(indexes[i]);
-      Conversion c = of(f.type(), f.nullable(), name + "." + fieldNames.get(i), mode);
+      Conversion c = of(f.type(), f.nullable(), name + "." + avroName(fieldNames.get(i)), mode, names);
       b.field(fieldNames.get(i), c.schema);
       fields.add(c);
     }
@@ -111,17 +114,19 @@ final class ConnectSchemas {
   }
 
   /** The whole struct {@code type}. */
-  static Conversion struct(StructType type, String name, Integer version, boolean optional, TimePrecisionMode mode) {
-    return struct(type, type.fieldNames(), name, version, optional, mode);
+  static Conversion struct(StructType type, String name, Integer version, boolean optional, TimePrecisionMode mode,
+      FieldNameAdjustmentMode names) {
+    return struct(type, type.fieldNames(), name, version, optional, mode, names);
   }
 
-  private static Conversion of(DataType type, boolean optional, String path, TimePrecisionMode mode) {
+  private static Conversion of(DataType type, boolean optional, String path, TimePrecisionMode mode,
+      FieldNameAdjustmentMode names) {
     if (type instanceof StructType) {
-      return struct((StructType) type, path, null, optional, mode);
+      return struct((StructType) type, path, null, optional, mode, names);
     }
     if (type instanceof ArrayType) {
       ArrayType a = (ArrayType) type;
-      Conversion element = of(a.elementType(), a.containsNull(), path, mode);
+      Conversion element = of(a.elementType(), a.containsNull(), path, mode, names);
       SchemaBuilder b = SchemaBuilder.array(element.schema);
       return new Conversion(optional(b, optional), v -> {
         List<?> in = (List<?>) v;
@@ -134,8 +139,8 @@ final class ConnectSchemas {
     }
     if (type instanceof MapType) {
       MapType m = (MapType) type;
-      Conversion key = of(m.keyType(), false, path + "_key", mode);
-      Conversion value = of(m.valueType(), m.valueContainsNull(), path + "_value", mode);
+      Conversion key = of(m.keyType(), false, path + "_key", mode, names);
+      Conversion value = of(m.valueType(), m.valueContainsNull(), path + "_value", mode, names);
       SchemaBuilder b = SchemaBuilder.map(key.schema, value.schema);
       return new Conversion(optional(b, optional), v -> {
         Map<?, ?> in = (Map<?, ?>) v;

@@ -67,7 +67,8 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
 
   public static final String TABLES = "tables";
   private static final String TABLES_DOC = "Comma-separated shared tables, each <share>.<schema>.<table>. Each needs "
-      + "history sharing. Tables are spread over up to tasks.max tasks.";
+      + "history sharing. Tables are spread evenly over up to tasks.max tasks by a hash of their names, so adding or "
+      + "removing tables moves few of the others.";
 
   public static final String STARTING_VERSION = StreamOptions.STARTING_VERSION;
   private static final String STARTING_VERSION_DOC = "Where a table without stored offsets starts: 'latest' (only "
@@ -129,6 +130,13 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
       + "(int64 microseconds, schema io.sharestream.time.MicroTimestamp / MicroLocalTimestamp for timestamp_ntz) or "
       + "'string' (ISO-8601 text with every digit). micros and string are lossless.";
 
+  public static final String FIELD_NAME_ADJUSTMENT_MODE = "field.name.adjustment.mode";
+  private static final String FIELD_NAME_ADJUSTMENT_MODE_DOC = "Field names of values and keys: 'avro' (names "
+      + "Avro refuses, as column mapping allows them, made valid: characters outside [A-Za-z0-9_] become '_', a "
+      + "leading digit gets a '_' prefix, clashes get _2, _3, ... in column order: 'display name' becomes "
+      + "display_name) or 'none' (the table's names exactly, for JSON and other formats that take any name; the Avro "
+      + "converter refuses such names). Record (schema) names are valid Avro names either way.";
+
   public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
   private static final String HEARTBEAT_INTERVAL_MS_DOC = "When a table's position moves without records (empty, "
       + "skipped or OPTIMIZE versions), a heartbeat record to heartbeat.topic stores the new offset at most this "
@@ -145,6 +153,18 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   public static final String BATCH_MAX_ROWS = "batch.max.rows";
   private static final String BATCH_MAX_ROWS_DOC = "Most records one poll() returns (a transaction with exactly-once "
       + "delivery and transaction.boundary=poll).";
+
+  public static final String TRANSACTION_MAX_DURATION_MS = "transaction.max.duration.ms";
+  private static final String TRANSACTION_MAX_DURATION_MS_DOC = "With exactly-once delivery and "
+      + "transaction.boundary=connector, transactions end with each Delta version and, inside a version, at the end "
+      + "of the poll during which one has been open this long (that poll opens no further file; it finishes the file "
+      + "being read, up to batch.max.rows records). Keep it below the producer's transaction.timeout.ms (the "
+      + "worker's producer.transaction.timeout.ms, default 60000, or producer.override.transaction.timeout.ms, "
+      + "which validation checks) with room for reading one file: a version longer than that timeout would "
+      + "otherwise fail the task at every restart. 0: at versions only.";
+  /** Connect's settings the transaction check reads. */
+  static final String TRANSACTION_BOUNDARY = "transaction.boundary";
+  static final String TRANSACTION_TIMEOUT_OVERRIDE = "producer.override.transaction.timeout.ms";
 
   public static final String VERSIONS_PER_REQUEST = "versions.per.request";
   private static final String VERSIONS_PER_REQUEST_DOC = "Most table versions one query or changes request asks for.";
@@ -235,6 +255,10 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
         ConfigDef.ValidString.in(TimePrecisionMode.configValues()), Importance.MEDIUM, TIME_PRECISION_MODE_DOC,
         GROUP_RECORDS, ++o, Width.SHORT, "Time precision mode",
         new FixedRecommender(TimePrecisionMode.configValues()));
+    d.define(FIELD_NAME_ADJUSTMENT_MODE, Type.STRING, FieldNameAdjustmentMode.AVRO.configValue(),
+        ConfigDef.ValidString.in(FieldNameAdjustmentMode.configValues()), Importance.MEDIUM,
+        FIELD_NAME_ADJUSTMENT_MODE_DOC, GROUP_RECORDS, ++o, Width.SHORT, "Field name adjustment mode",
+        new FixedRecommender(FieldNameAdjustmentMode.configValues()));
     d.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
         HEARTBEAT_INTERVAL_MS_DOC, GROUP_RECORDS, ++o, Width.SHORT, "Heartbeat interval (ms)");
     d.define(HEARTBEAT_TOPIC, Type.STRING, "__sharestream-heartbeats", new ConfigDef.NonEmptyString(),
@@ -245,6 +269,8 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
         POLL_INTERVAL_MS_DOC, GROUP_POLLING, ++o, Width.SHORT, "Poll interval (ms)");
     d.define(BATCH_MAX_ROWS, Type.INT, 10_000, ConfigDef.Range.atLeast(1), Importance.MEDIUM, BATCH_MAX_ROWS_DOC,
         GROUP_POLLING, ++o, Width.SHORT, "Max records per poll");
+    d.define(TRANSACTION_MAX_DURATION_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
+        TRANSACTION_MAX_DURATION_MS_DOC, GROUP_POLLING, ++o, Width.SHORT, "Transaction max duration (ms)");
     d.define(VERSIONS_PER_REQUEST, Type.INT, StreamOptions.MAX_VERSIONS_PER_RPC_DEFAULT, ConfigDef.Range.atLeast(1),
         Importance.LOW, VERSIONS_PER_REQUEST_DOC, GROUP_POLLING, ++o, Width.SHORT, "Versions per request");
     d.define(FILES_PER_REQUEST, Type.INT, 0, ConfigDef.Range.atLeast(0), Importance.LOW, FILES_PER_REQUEST_DOC,
@@ -353,6 +379,10 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
     return TimePrecisionMode.parse(getString(TIME_PRECISION_MODE));
   }
 
+  public FieldNameAdjustmentMode fieldNameAdjustmentMode() {
+    return FieldNameAdjustmentMode.parse(getString(FIELD_NAME_ADJUSTMENT_MODE));
+  }
+
   public Duration heartbeatInterval() {
     return Duration.ofMillis(getLong(HEARTBEAT_INTERVAL_MS));
   }
@@ -367,6 +397,11 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
 
   public int batchMaxRows() {
     return getInt(BATCH_MAX_ROWS);
+  }
+
+  /** Zero: connector-defined transactions end at versions only. */
+  public Duration transactionMaxDuration() {
+    return Duration.ofMillis(getLong(TRANSACTION_MAX_DURATION_MS));
   }
 
   public int filesPerBatch() {

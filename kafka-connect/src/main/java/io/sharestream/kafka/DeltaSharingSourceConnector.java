@@ -21,10 +21,10 @@ import org.apache.kafka.connect.source.SourceConnector;
 
 /**
  * Streams new rows of Delta Sharing tables into Kafka topics: tables are spread over up to {@code tasks.max} tasks
- * ({@link DeltaSharingSourceTask}); settings are {@link DeltaSharingSourceConfig}'s. {@link #validate} checks each
- * setting, then the config against the server ({@link Preflight}). Exactly-once capable: records are deterministic
- * for an offset, so a worker with {@code exactly.once.source.support=enabled} never duplicates them; transaction
- * boundaries may also be left to the connector (Delta versions).
+ * ({@link DeltaSharingSourceTask}) by {@link TableAssignment}; settings are {@link DeltaSharingSourceConfig}'s.
+ * {@link #validate} checks each setting, then the config against the server ({@link Preflight}). Exactly-once
+ * capable: records are deterministic for an offset, so a worker with {@code exactly.once.source.support=enabled}
+ * never duplicates them; transaction boundaries may also be left to the connector ({@link TransactionBoundaries}).
  */
 public final class DeltaSharingSourceConnector extends SourceConnector {
   /** Task setting: the task's number among the connector's tasks (for metric names). */
@@ -50,22 +50,14 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
     return DeltaSharingSourceTask.class;
   }
 
-  /** Tables dealt round-robin to {@code min(maxTasks, tables)} tasks. */
+  /** The tables over {@code min(maxTasks, tables)} tasks as {@link TableAssignment} spreads them. */
   @Override
   public List<Map<String, String>> taskConfigs(int maxTasks) {
-    int n = Math.min(maxTasks, tables.size());
-    List<List<String>> groups = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      groups.add(new ArrayList<>());
-    }
-    for (int i = 0; i < tables.size(); i++) {
-      groups.get(i % n).add(tables.get(i).toString());
-    }
     List<Map<String, String>> configs = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
+    for (List<TableRef> group : TableAssignment.assign(tables, maxTasks)) {
       Map<String, String> c = new HashMap<>(props);
-      c.put(DeltaSharingSourceConfig.TABLES, String.join(",", groups.get(i)));
-      c.put(TASK_ID, Integer.toString(i));
+      c.put(DeltaSharingSourceConfig.TABLES, group.stream().map(TableRef::toString).collect(Collectors.joining(",")));
+      c.put(TASK_ID, Integer.toString(configs.size()));
       configs.add(c);
     }
     return configs;
@@ -101,6 +93,7 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
           + ", not both");
     }
     keyTablesConfigured(connectorConfigs, values);
+    transactionsFitTheirTimeout(connectorConfigs, values);
     if (values.values().stream().allMatch(v -> v.errorMessages().isEmpty())) {
       Preflight.check(connectorConfigs, values);
     }
@@ -121,6 +114,29 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
       }
     } catch (ConfigException | DeltaSharingException e) {
       // reported on the setting itself already
+    }
+  }
+
+  /**
+   * With connector-defined transactions and a producer transaction timeout set on the connector, transactions must
+   * end before it (the worker's own producer.transaction.timeout.ms is not visible here).
+   */
+  private static void transactionsFitTheirTimeout(Map<String, String> props, Map<String, ConfigValue> values) {
+    String boundary = props.getOrDefault(DeltaSharingSourceConfig.TRANSACTION_BOUNDARY, "").trim();
+    String timeout = props.get(DeltaSharingSourceConfig.TRANSACTION_TIMEOUT_OVERRIDE);
+    Object max = values.get(DeltaSharingSourceConfig.TRANSACTION_MAX_DURATION_MS).value();
+    if (!boundary.equalsIgnoreCase("connector") || timeout == null || !(max instanceof Long) || (Long) max == 0) {
+      return;
+    }
+    try {
+      long limit = Long.parseLong(timeout.trim());
+      if ((Long) max >= limit) {
+        Preflight.error(values, DeltaSharingSourceConfig.TRANSACTION_MAX_DURATION_MS, "must be below "
+            + DeltaSharingSourceConfig.TRANSACTION_TIMEOUT_OVERRIDE + " (" + limit + " ms), with room for reading "
+            + "one file: the broker aborts a transaction open that long and the task fails");
+      }
+    } catch (NumberFormatException e) {
+      // the worker reports a malformed producer setting
     }
   }
 

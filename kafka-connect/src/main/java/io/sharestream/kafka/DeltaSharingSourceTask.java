@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #stop()} cancels an HTTP request, file read or retry wait in flight (closing the client; a thread
  * interrupt cannot free a read blocked in java.net.http) and releases every connection and thread.
- * With exactly-once delivery and {@code transaction.boundary=connector}, transactions end at Delta version
- * boundaries.
+ * With exactly-once delivery and {@code transaction.boundary=connector}, transactions end where
+ * {@link TransactionBoundaries} says: at Delta versions, and inside one that takes longer than
+ * {@code transaction.max.duration.ms}.
  */
 public final class DeltaSharingSourceTask extends SourceTask {
   private static final Logger LOG = LoggerFactory.getLogger(DeltaSharingSourceTask.class);
@@ -46,6 +47,8 @@ public final class DeltaSharingSourceTask extends SourceTask {
   private DeltaSharingSourceConfig config;
   private final List<TableStream> streams = new ArrayList<>();
   private DeltaSharingClient client;
+  /** With connector-defined transactions: where they end; else null. */
+  private TransactionBoundaries transactions;
   private ExecutorService footers;
   private int next;
   private volatile TableStream current;
@@ -77,12 +80,16 @@ public final class DeltaSharingSourceTask extends SourceTask {
       t.setDaemon(true);
       return t;
     });
+    TransactionContext tx = context.transactionContext();
+    if (tx != null) {
+      transactions = new TransactionBoundaries(tx, config.transactionMaxDuration(), clock);
+    }
     Map<TableRef, List<String>> keys = config.keyColumns();
     for (TableRef table : config.tables()) {
       RecordConverter converter = new RecordConverter(table, config.topic(table), keys.getOrDefault(table, List.of()),
-          config.tombstonesOnDelete(), config.timePrecisionMode());
+          config.tombstonesOnDelete(), config.timePrecisionMode(), config.fieldNameAdjustmentMode());
       streams.add(new TableStream(table, client, config.streamSettings(), converter,
-          new TableMetrics(connector, task, table), config, footers, clock, context.transactionContext() != null));
+          new TableMetrics(connector, task, table), config, footers, clock, tx != null));
     }
     LOG.info("Task {} of {} streams {}", task, connector, config.tables());
   }
@@ -116,13 +123,18 @@ public final class DeltaSharingSourceTask extends SourceTask {
       List<SourceRecord> out = new ArrayList<>();
       boolean more = false;
       long deadline = clock.millis() + POLL_TIME.toMillis();
+      if (transactions != null) {
+        deadline = transactions.deadline(deadline);
+      }
       for (int visited = 0; visited < streams.size() && out.size() < config.batchMaxRows()
           && (visited == 0 || clock.millis() < deadline); visited++) {
         TableStream s = streams.get(next);
         next = (next + 1) % streams.size();
         more |= poll(s, out, deadline);
       }
-      endTransactions(out);
+      if (transactions != null) {
+        transactions.end(out);
+      }
       if (out.isEmpty() && !more) {
         idle();
       }
@@ -165,25 +177,6 @@ public final class DeltaSharingSourceTask extends SourceTask {
       throw new ConnectException("Streaming " + s.table() + " failed: " + e.getMessage(), e);
     } finally {
       current = null;
-    }
-  }
-
-  /**
-   * With connector-defined transactions, commits after each record that completes a Delta version (the last row of
-   * a version, or a heartbeat for versions that ended without rows).
-   */
-  private void endTransactions(List<SourceRecord> out) {
-    TransactionContext tx = context.transactionContext();
-    if (tx == null) {
-      return;
-    }
-    for (int i = 0; i < out.size(); i++) {
-      SourceRecord r = out.get(i);
-      boolean lastOfOffset = i == out.size() - 1 || out.get(i + 1).sourceOffset() != r.sourceOffset();
-      boolean versionDone = ((Number) r.sourceOffset().get(Position.INDEX)).longValue() == -1;
-      if (lastOfOffset && versionDone) {
-        tx.commitTransaction(r);
-      }
     }
   }
 

@@ -26,9 +26,9 @@ import org.apache.kafka.connect.source.SourceRecord;
 
 /**
  * Turns one table's rows into source records: the value a struct of the row (schema per table and schema
- * version), the key a struct of the key columns (null without), the timestamp the commit's, the headers the row's
- * table, commit and change type, the source offset the row's position. Deletes (readChangeFeed) may be followed by a
- * tombstone.
+ * version), the key a struct of the key columns (null without), their fields named per
+ * {@link FieldNameAdjustmentMode}, the timestamp the commit's, the headers the row's table, commit and change type,
+ * the source offset the row's position. Deletes (readChangeFeed) may be followed by a tombstone.
  */
 final class RecordConverter {
   /** Header names: the Spark source's change-feed column names, and the table. */
@@ -42,6 +42,7 @@ final class RecordConverter {
   private final List<String> keyColumns;
   private final boolean tombstones;
   private final TimePrecisionMode mode;
+  private final FieldNameAdjustmentMode names;
   private final Map<String, ?> partition;
   private final Map<StructType, Schemas> bySchema = new IdentityHashMap<>();
   /** Value schema versions by schema content: the column count, or one more than the last for a rename or drop. */
@@ -51,12 +52,14 @@ final class RecordConverter {
   private String commitTime;
   private long commitTimeMillis = Long.MIN_VALUE;
 
-  RecordConverter(TableRef table, String topic, List<String> keyColumns, boolean tombstones, TimePrecisionMode mode) {
+  RecordConverter(TableRef table, String topic, List<String> keyColumns, boolean tombstones, TimePrecisionMode mode,
+      FieldNameAdjustmentMode names) {
     this.table = table;
     this.topic = topic;
     this.keyColumns = keyColumns;
     this.tombstones = tombstones;
     this.mode = mode;
+    this.names = names;
     this.partition = SourceOffsets.partition(table);
   }
 
@@ -79,11 +82,12 @@ final class RecordConverter {
       int version = versions.computeIfAbsent(schema, x -> Math.max(x.size(), lastVersion + 1));
       lastVersion = Math.max(lastVersion, version);
       ConnectSchemas.Conversion value = ConnectSchemas.struct(schema,
-          ConnectSchemas.recordName(table.share(), table.schema(), table.table(), "Value"), version, false, mode);
+          ConnectSchemas.recordName(table.share(), table.schema(), table.table(), "Value"), version, false, mode,
+          names);
       ConnectSchemas.Conversion key = null;
       if (!keyColumns.isEmpty()) {
         key = ConnectSchemas.struct(schema, keyColumns(schema),
-            ConnectSchemas.recordName(table.share(), table.schema(), table.table(), "Key"), null, false, mode);
+            ConnectSchemas.recordName(table.share(), table.schema(), table.table(), "Key"), null, false, mode, names);
       }
       s = new Schemas(value, key);
       bySchema.put(schema, s);

@@ -100,6 +100,23 @@ class ConfigValidationTest {
     assertThat(errors(valid("key.columns", "demo.sales.orders"))).containsOnlyKeys("key.columns");
     assertThat(errors(valid("key.columns", "demo.sales.other:id")).get("key.columns").get(0))
         .contains("not in tables");
+    assertThat(errors(valid("field.name.adjustment.mode", "avro_unicode")))
+        .containsOnlyKeys("field.name.adjustment.mode");
+    assertThat(errors(valid("transaction.max.duration.ms", "-1"))).containsOnlyKeys("transaction.max.duration.ms");
+  }
+
+  @Test
+  void connectorTransactionsMustEndBeforeTheConnectorsProducerTransactionTimeout() {
+    String boundary = "transaction.boundary";
+    String timeout = "producer.override.transaction.timeout.ms";
+    String max = "transaction.max.duration.ms";
+    assertThat(errors(valid(boundary, "connector", timeout, "20000")).get(max).get(0))
+        .contains("must be below producer.override.transaction.timeout.ms (20000 ms)"); // the default, 30000
+    assertThat(errors(valid(boundary, "connector", timeout, "20000", max, "20000"))).containsOnlyKeys(max);
+    assertThat(errors(valid(boundary, "connector", timeout, "20000", max, "10000"))).isEmpty();
+    assertThat(errors(valid(boundary, "connector", timeout, "20000", max, "0"))).as("versions only").isEmpty();
+    assertThat(errors(valid(boundary, "poll", timeout, "20000"))).as("transactions the connector does not define")
+        .isEmpty();
   }
 
   @Test

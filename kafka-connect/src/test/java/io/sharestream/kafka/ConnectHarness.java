@@ -78,6 +78,8 @@ final class ConnectHarness implements AutoCloseable {
       worker.put("exactly.once.source.support", "enabled");
       broker.put("transaction.state.log.replication.factor", "1");
       broker.put("transaction.state.log.min.isr", "1");
+      // transactions past their timeout are aborted within half a second, not Kafka's 10 s
+      broker.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "500");
     }
     connect = new EmbeddedConnectCluster.Builder().name(name).numWorkers(1).numBrokers(1).workerProps(worker)
         .brokerProps(broker).build();

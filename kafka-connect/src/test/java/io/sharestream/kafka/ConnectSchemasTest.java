@@ -1,13 +1,16 @@
 package io.sharestream.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apicurio.registry.utils.converter.avro.AvroData;
 import io.apicurio.registry.utils.converter.avro.AvroDataConfig;
 import io.sharestream.common.parquet.ParquetRowReader;
 import io.sharestream.common.parquet.ReadSettings;
+import io.sharestream.common.types.PrimitiveType;
 import io.sharestream.common.types.Row;
 import io.sharestream.common.types.SchemaJson;
+import io.sharestream.common.types.StructField;
 import io.sharestream.common.types.StructType;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
@@ -84,7 +87,7 @@ class ConnectSchemasTest {
     List<Row> rows = rows(Samples.ALL_TYPES, Samples.allTypeRows());
     StructType schema = rows.get(0).schema();
     ConnectSchemas.Conversion c = ConnectSchemas.struct(schema, "io.sharestream.s.sc.t.Value", schema.size(), false,
-        mode);
+        mode, FieldNameAdjustmentMode.AVRO);
     assertThat(c.schema.version()).isEqualTo(schema.size());
     assertThat(c.schema.field("id").schema().isOptional()).isFalse();
     assertThat(c.schema.field("s").schema().isOptional()).isTrue();
@@ -124,7 +127,8 @@ class ConnectSchemasTest {
     LocalDateTime ntz = LocalDateTime.parse("2262-04-12T00:00:00.000001");
     Row row = rows(schema, List.of(Samples.row("ts", ts, "ntz", ntz))).get(0);
 
-    ConnectSchemas.Conversion micros = ConnectSchemas.struct(row.schema(), "v", 1, false, TimePrecisionMode.MICROS);
+    ConnectSchemas.Conversion micros = ConnectSchemas.struct(row.schema(), "v", 1, false, TimePrecisionMode.MICROS,
+        FieldNameAdjustmentMode.AVRO);
     Struct m = (Struct) throughAvro(micros.schema, micros.apply(row));
     assertThat(micros.schema.field("ts").schema().name()).isEqualTo(ConnectSchemas.MICRO_TIMESTAMP);
     assertThat(Instant.EPOCH.plus(m.getInt64("ts"), java.time.temporal.ChronoUnit.MICROS)).isEqualTo(ts);
@@ -132,12 +136,14 @@ class ConnectSchemasTest {
     assertThat(LocalDateTime.ofEpochSecond(Math.floorDiv(m.getInt64("ntz"), 1_000_000L),
         (int) Math.floorMod(m.getInt64("ntz"), 1_000_000L) * 1000, java.time.ZoneOffset.UTC)).isEqualTo(ntz);
 
-    ConnectSchemas.Conversion text = ConnectSchemas.struct(row.schema(), "v", 1, false, TimePrecisionMode.STRING);
+    ConnectSchemas.Conversion text = ConnectSchemas.struct(row.schema(), "v", 1, false, TimePrecisionMode.STRING,
+        FieldNameAdjustmentMode.AVRO);
     Struct t = (Struct) throughAvro(text.schema, text.apply(row));
     assertThat(Instant.parse(t.getString("ts"))).isEqualTo(ts);
     assertThat(LocalDateTime.parse(t.getString("ntz"))).isEqualTo(ntz);
 
-    ConnectSchemas.Conversion connect = ConnectSchemas.struct(row.schema(), "v", 1, false, TimePrecisionMode.CONNECT);
+    ConnectSchemas.Conversion connect = ConnectSchemas.struct(row.schema(), "v", 1, false, TimePrecisionMode.CONNECT,
+        FieldNameAdjustmentMode.AVRO);
     assertThat(connect.schema.field("ts").schema().name()).isEqualTo(Timestamp.LOGICAL_NAME);
     Struct c = (Struct) throughAvro(connect.schema, connect.apply(row));
     assertThat(((java.util.Date) c.get("ts")).toInstant()).isEqualTo(Instant.parse("1969-07-20T20:17:40.123Z"));
@@ -154,11 +160,48 @@ class ConnectSchemasTest {
     Row row = rows(schema, List.of(Samples.row("my-col", 1L, "1st", "x", "nested-struct",
         Samples.row("inner.field", 5)))).get(0);
     ConnectSchemas.Conversion c = ConnectSchemas.struct(row.schema(),
-        ConnectSchemas.recordName("my share", "1schema", "t-1", "Value"), 3, false, TimePrecisionMode.CONNECT);
+        ConnectSchemas.recordName("my share", "1schema", "t-1", "Value"), 3, false, TimePrecisionMode.CONNECT,
+        FieldNameAdjustmentMode.AVRO);
     assertThat(c.schema.name()).isEqualTo("io.sharestream.my_share._1schema.t_1.Value");
     Struct back = (Struct) throughAvro(c.schema, c.apply(row));
     assertThat(back.getInt64("my_col")).isEqualTo(1L);
     assertThat(back.getString("_1st")).isEqualTo("x");
     assertThat(back.getStruct("nested_struct").getInt32("inner_field")).isEqualTo(5);
+  }
+
+  @ParameterizedTest
+  @EnumSource(FieldNameAdjustmentMode.class)
+  void columnMappedNamesAreKeptExactlyOrMadeAvroSafeAsTheModeSays(FieldNameAdjustmentMode names) throws IOException {
+    // names column mapping allows and Avro refuses, top-level and nested: the logical schema the core reads
+    // a column-mapped table's files into (Parquet itself holds the physical names)
+    StructType userInfo = new StructType(List.of(new StructField("first-name", PrimitiveType.STRING, true)));
+    StructType schema = new StructType(List.of(new StructField("display name", PrimitiveType.STRING, true),
+        new StructField("event-type", PrimitiveType.STRING, true), new StructField("user info", userInfo, true)));
+    Row row = new Row(schema, new Object[] {"Ada", "click", new Row(userInfo, new Object[] {"A"})});
+    ConnectSchemas.Conversion value = ConnectSchemas.struct(row.schema(),
+        ConnectSchemas.recordName("s", "sc", "t", "Value"), 3, false, TimePrecisionMode.CONNECT, names);
+    ConnectSchemas.Conversion key = ConnectSchemas.struct(row.schema(), List.of("event-type"),
+        ConnectSchemas.recordName("s", "sc", "t", "Key"), null, false, TimePrecisionMode.CONNECT, names);
+    boolean exact = names == FieldNameAdjustmentMode.NONE;
+    String display = exact ? "display name" : "display_name";
+    String eventType = exact ? "event-type" : "event_type";
+    String info = exact ? "user info" : "user_info";
+    String firstName = exact ? "first-name" : "first_name";
+
+    Struct v = (Struct) value.apply(row);
+    v.validate();
+    assertThat(value.schema.fields()).extracting(org.apache.kafka.connect.data.Field::name)
+        .containsExactly(display, eventType, info);
+    assertThat(v.getString(display)).isEqualTo("Ada");
+    assertThat(v.getStruct(info).getString(firstName)).isEqualTo("A");
+    assertThat(((Struct) key.apply(row)).getString(eventType)).isEqualTo("click");
+    assertThat(value.schema.field(info).schema().name()).as("record names stay valid Avro names")
+        .isEqualTo("io.sharestream.s.sc.t.Value.user_info");
+    if (exact) {
+      assertThatThrownBy(() -> throughAvro(value.schema, v))
+          .as("Avro refuses the exact names").hasMessageContaining("display name");
+    } else {
+      assertThat(((Struct) throughAvro(value.schema, v)).getStruct(info).getString(firstName)).isEqualTo("A");
+    }
   }
 }

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Tables shared in the delta format (SPEC §4b) through a real Connect worker: deletion vector tables in every mode,
  * with keys and tombstones, from a server that answers history in the delta format and from one that refuses it;
- * column-mapped tables with logical field names, whose RENAME and DROP give the records a new value schema version;
+ * column-mapped tables with logical field names (made Avro-safe, or exact with field.name.adjustment.mode=none),
+ * whose RENAME and DROP give the records a new value schema version;
  * deletion vectors and column mapping switched on while streaming;
  * variant tables, whose values become string fields holding their JSON text; the type-widened and variant tables
  * Delta Lake 4.0 wrote, whose records are Delta's change feed.
@@ -103,7 +104,8 @@ class DeltaFormatTablesTest {
   }
 
   @Test
-  void columnMappedTablesCarryLogicalNamesAndARenameOrDropGivesANewValueSchemaVersion() throws Exception {
+  void columnMappedTablesCarryLogicalNamesAvroSafeOrExactAndARenameOrDropGivesANewValueSchemaVersion()
+      throws Exception {
     DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("mapped"), DeltaType.struct(
         DeltaType.field("id", DeltaType.LONG, false), DeltaType.field("name", DeltaType.STRING),
         DeltaType.field("note", DeltaType.STRING), DeltaType.field("region", DeltaType.STRING)))
@@ -114,23 +116,35 @@ class DeltaFormatTablesTest {
         "topic.prefix", "mapped.", "value.converter", "org.apache.kafka.connect.json.JsonConverter",
         "value.converter.schemas.enable", "true"), 1);
     List<ConnectHarness.Rec> first = harness.read("mapped.s.sc.t0", 1, ConnectorStreamingTest.WAIT);
-    table.renameColumn("name", "full_name"); // 2
-    table.append(List.of(row(1, "full_name", "a1", "note", "n1", "region", "US"))); // 3
+    table.renameColumn("name", "full name"); // 2: names Avro refuses
+    table.append(List.of(row(1, "full name", "a1", "note", "n1", "region", "US"))); // 3
     table.dropColumn("note"); // 4
-    table.renameColumn("region", "area"); // 5
-    table.append(List.of(row(2, "full_name", "a2", "area", "EU"))); // 6
+    table.renameColumn("region", "event-type"); // 5
+    table.append(List.of(row(2, "full name", "a2", "event-type", "EU"))); // 6
     table.deleteWhere(r -> r.get("id").equals(0L)); // 7: a deletion vector, nothing to emit by default
     List<ConnectHarness.Rec> all = harness.read("mapped.s.sc.t0", 3, ConnectorStreamingTest.WAIT);
     assertThat(all).hasSize(3);
     assertThat(payload(first.get(0))).isEqualTo(Map.of("id", 0, "name", "a0", "note", "n0", "region", "EU"));
     assertThat(payload(all.get(1))).isEqualTo(Map.of("id", 1, "full_name", "a1", "note", "n1", "region", "US"));
-    assertThat(payload(all.get(2))).isEqualTo(Map.of("id", 2, "full_name", "a2", "area", "EU"));
+    assertThat(payload(all.get(2))).isEqualTo(Map.of("id", 2, "full_name", "a2", "event_type", "EU"));
     List<Integer> versions = all.stream().map(r -> r.value.path("schema").path("version").asInt())
         .collect(Collectors.toList());
     assertThat(versions.get(1)).isGreaterThan(versions.get(0));
     assertThat(versions.get(2)).isGreaterThan(versions.get(1));
+
+    // the table's own names, in values and keys
+    harness.deploy("mapped-exact", ConnectHarness.config(profile, "s.sc.t0", "startingVersion", "3",
+        "topic.prefix", "mapped-exact.", "field.name.adjustment.mode", "none", "key.columns", "s.sc.t0:full name",
+        "value.converter", "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable", "true"),
+        1);
+    List<ConnectHarness.Rec> exact = harness.read("mapped-exact.s.sc.t0", 2, ConnectorStreamingTest.WAIT);
+    // read after the DROP and RENAME: version 3's row comes in the table's schema of now
+    assertThat(payload(exact.get(0))).isEqualTo(Map.of("id", 1, "full name", "a1", "event-type", "US"));
+    assertThat(payload(exact.get(1))).isEqualTo(Map.of("id", 2, "full name", "a2", "event-type", "EU"));
+    assertThat(exact.get(1).key.path("full name").asText()).isEqualTo("a2");
     Thread.sleep(1000);
     assertThat(harness.readAll("mapped.s.sc.t0", false)).hasSize(3);
+    assertThat(harness.readAll("mapped-exact.s.sc.t0", false)).hasSize(2);
   }
 
   @Test

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * With the worker's exactly-once source support enabled, a worker that goes away mid-file and comes back duplicates
  * nothing and loses nothing, counted by a {@code read_committed} consumer; transactions end at poll batches or, when
- * the connector defines them, at Delta versions.
+ * the connector defines them, at Delta versions, and inside a version slower than the producer's transaction
+ * timeout.
  */
 class ExactlyOnceTest {
   static ConnectHarness harness;
@@ -45,8 +46,9 @@ class ExactlyOnceTest {
     }
   }
 
-  private void restartMidStreamAndCount(String name, DeltaTableWriter table, int rows, String... extra)
-      throws Exception {
+  /** Streams {@code table}, each file download slowed by {@code latency}, with a worker restart mid-stream. */
+  private void restartMidStreamAndCount(String name, DeltaTableWriter table, int rows, Duration latency,
+      String... extra) throws Exception {
     server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true).start();
     String profile = server.writeProfile(tmp.resolve(name + ".share")).toString();
     Map<String, String> config = ConnectHarness.config(profile, "s.sc.t", "startingVersion", "0",
@@ -54,7 +56,7 @@ class ExactlyOnceTest {
     for (int i = 0; i < extra.length; i += 2) {
       config.put(extra[i], extra[i + 1]);
     }
-    server.faults().storageLatency(Duration.ofMillis(50)); // each file takes a while: the restart lands mid-stream
+    server.faults().storageLatency(latency); // each file takes a while: the restart lands mid-stream
     harness.deploy(name, config, 1);
     String topic = name + ".s.sc.t";
     harness.read(topic, 1000, ConnectorStreamingTest.WAIT, true);
@@ -75,7 +77,7 @@ class ExactlyOnceTest {
   void aRestartMidFileDuplicatesNothingWithPollBatchTransactions() throws Exception {
     DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("files"), ConnectorStreamingTest.EVENTS).commit();
     table.append(ConnectorStreamingTest.events(0, 40_000), 1000); // 40 files, read 150 rows per poll
-    restartMidStreamAndCount("eos-poll", table, 40_000);
+    restartMidStreamAndCount("eos-poll", table, 40_000, Duration.ofMillis(50));
   }
 
   @Test
@@ -85,10 +87,23 @@ class ExactlyOnceTest {
     for (int v = 0; v < 20; v++) {
       table.append(ConnectorStreamingTest.events(v * 2_000L, (v + 1) * 2_000L), 1000);
     }
-    restartMidStreamAndCount("eos-version", table, 40_000, "transaction.boundary", "connector");
+    restartMidStreamAndCount("eos-version", table, 40_000, Duration.ofMillis(50), "transaction.boundary",
+        "connector");
     List<String> versions = harness.readAll("eos-version.s.sc.t", true).stream()
         .map(r -> r.headers.get(RecordConverter.HEADER_VERSION)).distinct().collect(Collectors.toList());
     assertThat(versions).hasSize(20);
+  }
+
+  @Test
+  void aVersionSlowerThanTheTransactionTimeoutIsCommittedInPiecesAndSurvivesARestartInsideIt() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("long"), ConnectorStreamingTest.EVENTS).commit();
+    table.append(ConnectorStreamingTest.events(0, 10_000), 625); // one version of 16 files, ~0.4 s each
+    // the broker aborts a transaction open over 2 s (and looks every 0.5 s, see ConnectHarness): a version-long
+    // transaction would fail the task; the 1,000 records read before the restart are committed pieces of the version
+    restartMidStreamAndCount("eos-long-version", table, 10_000, Duration.ofMillis(400), "transaction.boundary",
+        "connector", "producer.override.transaction.timeout.ms", "2000", "transaction.max.duration.ms", "500");
+    assertThat(harness.readAll("eos-long-version.s.sc.t", true).stream()
+        .map(r -> r.headers.get(RecordConverter.HEADER_VERSION)).distinct()).containsExactly("1");
   }
 
   /**
