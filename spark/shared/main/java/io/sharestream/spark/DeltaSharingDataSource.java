@@ -8,7 +8,10 @@ import io.sharestream.common.profile.DeltaSharingProfile;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
+import org.apache.commons.io.IOUtils;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -76,7 +79,7 @@ public class DeltaSharingDataSource implements TableProvider, DataSourceRegister
       TableMetadata metadata = c.metadata(o.table(), o.versionAsOf(), o.timestampAsOf()).metadata();
       resolved = new SharingTable(o, client, metadata);
       SparkApi.prepare(SparkSession.active());
-      resolvedFor = Map.copyOf(options);
+      resolvedFor = Collections.unmodifiableMap(new HashMap<>(options));
       resolvedUnder = confs;
     }
     return resolved;
@@ -89,7 +92,7 @@ public class DeltaSharingDataSource implements TableProvider, DataSourceRegister
       FileSystem fs = path.getFileSystem(SparkSession.active().sessionState().newHadoopConf());
       String text;
       try (FSDataInputStream in = fs.open(path)) {
-        text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        text = new String(IOUtils.toByteArray(in), StandardCharsets.UTF_8);
       }
       return DeltaSharingProfile.fromJson(text);
     } catch (FileNotFoundException e) {

@@ -12,6 +12,7 @@ import java.io.Serializable;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,14 +47,14 @@ public final class DeltaSharingOptions implements Serializable {
 
   /** Profile fields given as options instead of a profile file (the reference client's names; {@code type} is the
    *  profile file's name of {@code shareCredentialsType}). */
-  public static final List<String> PROFILE_OPTIONS = List.of("shareCredentialsVersion", "shareCredentialsType", "type",
-      "endpoint", "bearerToken", "expirationTime", "tokenEndpoint", "clientId", "clientSecret", "scope");
+  public static final List<String> PROFILE_OPTIONS = Arrays.asList("shareCredentialsVersion", "shareCredentialsType",
+      "type", "endpoint", "bearerToken", "expirationTime", "tokenEndpoint", "clientId", "clientSecret", "scope");
 
   private static final String INSTANT = " An ISO-8601 instant, or what Spark casts to a timestamp in the session's "
       + "time zone (2024-01-31, 2024-01-31 08:00:00).";
 
   /** Every option besides {@link #PATH}, in the order errors list them: the parser knows these and no others. */
-  static final List<Doc> OPTIONS = List.of(
+  static final List<Doc> OPTIONS = Arrays.asList(
       new Doc(MAX_FILES_PER_TRIGGER, String.valueOf(MAX_FILES_PER_TRIGGER_DEFAULT), "Streams: most files per "
           + "micro-batch (Spark admission control)."),
       new Doc(MAX_BYTES_PER_TRIGGER, "", "Streams: a soft byte budget per micro-batch (at least one file always "
@@ -118,7 +119,7 @@ public final class DeltaSharingOptions implements Serializable {
 
   /** Options that take an instant: ISO-8601 with an offset, or what Spark casts to a timestamp in the session's
    *  time zone ({@code 2024-01-31}, {@code 2024-01-31 08:00:00}), as the reference client reads them. */
-  private static final List<String> INSTANT_OPTIONS = List.of(StreamOptions.STARTING_TIMESTAMP, "timestampAsOf",
+  private static final List<String> INSTANT_OPTIONS = Arrays.asList(StreamOptions.STARTING_TIMESTAMP, "timestampAsOf",
       "endingTimestamp", "expirationTime");
 
   private static final Set<String> KNOWN = known();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.sources.And;
 import org.apache.spark.sql.sources.EqualTo;
@@ -53,24 +54,24 @@ final class FilterHints {
     if (f instanceof And) {
       ObjectNode l = convert(((And) f).left(), schema);
       ObjectNode r = convert(((And) f).right(), schema);
-      return l == null ? r : r == null ? l : op("and", List.of(l, r));
+      return l == null ? r : r == null ? l : op("and", Arrays.asList(l, r));
     }
     if (f instanceof Or) {
       ObjectNode l = convert(((Or) f).left(), schema);
       ObjectNode r = convert(((Or) f).right(), schema);
-      return l == null || r == null ? null : op("or", List.of(l, r));
+      return l == null || r == null ? null : op("or", Arrays.asList(l, r));
     }
     if (f instanceof Not) {
       ObjectNode c = convert(((Not) f).child(), schema);
-      return c == null ? null : op("not", List.of(c));
+      return c == null ? null : op("not", Arrays.asList(c));
     }
     if (f instanceof IsNull) {
       ObjectNode c = column(((IsNull) f).attribute(), schema);
-      return c == null ? null : op("isNull", List.of(c));
+      return c == null ? null : op("isNull", Arrays.asList(c));
     }
     if (f instanceof IsNotNull) {
       ObjectNode c = column(((IsNotNull) f).attribute(), schema);
-      return c == null ? null : op("not", List.of(op("isNull", List.of(c))));
+      return c == null ? null : op("not", Arrays.asList(op("isNull", Arrays.asList(c))));
     }
     if (f instanceof In) {
       In in = (In) f;
@@ -111,7 +112,7 @@ final class FilterHints {
     }
     ObjectNode lit = JSON.createObjectNode().put("op", "literal").put("value", literal)
         .put("valueType", c.get("valueType").asText());
-    return op(op, List.of(c, lit));
+    return op(op, Arrays.asList(c, lit));
   }
 
   private static ObjectNode column(String attribute, StructType schema) {

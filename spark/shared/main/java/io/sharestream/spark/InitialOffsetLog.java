@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.apache.commons.io.IOUtils;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -57,7 +58,7 @@ final class InitialOffsetLog {
 
   private SharingOffset read(FileSystem fs) throws IOException {
     try (InputStream in = fs.open(file)) {
-      return SharingOffset.fromJson(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      return SharingOffset.fromJson(new String(IOUtils.toByteArray(in), StandardCharsets.UTF_8));
     }
   }
 }

@@ -2,14 +2,15 @@ package io.sharestream.spark;
 
 import io.sharestream.common.model.TableMetadata;
 import io.sharestream.common.planner.WorkUnit;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.InputPartition;
-import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport$;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetWriteSupport;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.sources.Filter;
@@ -22,7 +23,7 @@ import org.apache.spark.util.SerializableConfiguration;
  */
 final class ScanContext {
   /** Settings of Spark 3.5 and 4.x's Parquet readers, which they read from the Hadoop conf. */
-  private static final List<String> LATER_READER_KEYS = List.of("spark.sql.legacy.parquet.nanosAsLong",
+  private static final List<String> LATER_READER_KEYS = Arrays.asList("spark.sql.legacy.parquet.nanosAsLong",
       "spark.sql.parquet.inferTimestampNTZ.enabled", "spark.sql.parquet.reader.respectUnknownTypeAnnotation.enabled");
 
   final DeltaSharingOptions options;

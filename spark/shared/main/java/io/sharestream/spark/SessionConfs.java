@@ -5,6 +5,7 @@ import io.sharestream.common.client.RetrySettings;
 import io.sharestream.common.errors.InvalidSettingException;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -41,7 +42,7 @@ final class SessionConfs implements Serializable {
   private static final int MAX_FILES_PER_QUERY_REQUEST_DEFAULT = 100_000;
 
   /** Every conf read, with its default and meaning (the reference client's where it has the conf). */
-  static final List<DeltaSharingOptions.Doc> CONFS = List.of(
+  static final List<DeltaSharingOptions.Doc> CONFS = Arrays.asList(
       new DeltaSharingOptions.Doc(VERSION_POLL_INTERVAL_MS, String.valueOf(VERSION_POLL_INTERVAL_DEFAULT_MS),
           "How often, at most, a stream asks the server for the table's latest version, in milliseconds (a default "
           + "trigger polls for new data continuously). Takes precedence over " + QUERY_TABLE_VERSION_INTERVAL + "."),
@@ -68,7 +69,7 @@ final class SessionConfs implements Serializable {
   /** Reference confs with no effect here: the source has its own client (connections, TLS and proxies are the JVM's:
    *  {@code https.proxyHost} and the default trust store), reads profiles itself and always asks for the end-of-stream
    *  marker it checks listings by. */
-  static final List<String> NOT_APPLIED = List.of("spark.delta.sharing.network.maxConnections",
+  static final List<String> NOT_APPLIED = Arrays.asList("spark.delta.sharing.network.maxConnections",
       "spark.delta.sharing.network.sslTrustAll", "spark.delta.sharing.network.proxyHost",
       "spark.delta.sharing.network.proxyPort", "spark.delta.sharing.network.noProxyHosts",
       "spark.delta.sharing.network.never.use.https", "spark.delta.sharing.network.useAsyncQuery",

@@ -2,6 +2,7 @@ package io.sharestream.spark;
 
 import io.sharestream.common.planner.WorkUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -19,7 +20,7 @@ final class SharingInputPartition implements InputPartition {
   private final boolean rowsOnly;
 
   SharingInputPartition(List<WorkUnit> units, boolean rowsOnly) {
-    this.units = List.copyOf(units);
+    this.units = Collections.unmodifiableList(new ArrayList<>(units));
     this.rowsOnly = rowsOnly;
   }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sharestream.common.errors.Errors;
 import io.sharestream.common.model.ProtocolInfo;
 import io.sharestream.common.model.TableMetadata;
-import java.net.http.HttpResponse;
 import java.util.Set;
 
 /**
@@ -72,13 +71,13 @@ final class AnswerFormat {
   }
 
   /** Fails when the answer's {@code delta-sharing-capabilities} names a format that was not asked for. */
-  void check(HttpResponse<?> r, String what) {
-    String caps = r.headers().firstValue("delta-sharing-capabilities").orElse("");
+  void check(Answer r, String what) {
+    String caps = r.header("delta-sharing-capabilities", "");
     for (String part : caps.split(";")) {
       String[] kv = part.split("=", 2);
       if (kv.length == 2 && kv[0].trim().equalsIgnoreCase("responseformat")) {
         for (String format : kv[1].split(",")) {
-          if (!format.isBlank()) {
+          if (!format.trim().isEmpty()) {
             require(format.trim(), what);
           }
         }

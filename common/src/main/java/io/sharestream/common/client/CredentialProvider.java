@@ -1,7 +1,6 @@
 package io.sharestream.common.client;
 
 import io.sharestream.common.profile.DeltaSharingProfile;
-import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Instant;
 
@@ -20,7 +19,7 @@ public interface CredentialProvider {
   boolean renewable();
 
   /** The provider a profile calls for. */
-  static CredentialProvider forProfile(DeltaSharingProfile profile, HttpClient http, ClientSettings settings,
+  static CredentialProvider forProfile(DeltaSharingProfile profile, HttpTransport http, ClientSettings settings,
       Clock clock) {
     switch (profile.type()) {
       case OAUTH_CLIENT_CREDENTIALS:

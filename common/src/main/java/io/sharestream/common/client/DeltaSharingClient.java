@@ -16,28 +16,23 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.HttpURLConnection;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Delta Sharing REST client: every endpoint the streaming and batch paths need, over {@code java.net.http}
+ * The Delta Sharing REST client: every endpoint the streaming and batch paths need, over {@link HttpTransport}
  * (file reads from storage go over {@link HttpURLConnection}, see {@link #storageGet}).
  * Lists are paged lazily; query and changes answers are streamed line by line ({@link FileListing}); transient
  * failures are retried per {@link RetrySettings}; HTTP errors become typed exceptions from
@@ -57,12 +52,11 @@ public final class DeltaSharingClient implements AutoCloseable {
 
   private final DeltaSharingProfile profile;
   private final ClientSettings settings;
-  private final HttpClient http;
+  private final HttpTransport http;
   private final CredentialProvider credentials;
   private final Retrier retrier;
   private final AnswerFormat format;
   private final Set<IdleTimeoutInputStream> bodies = ConcurrentHashMap.newKeySet();
-  private final Set<CompletableFuture<?>> exchanges = ConcurrentHashMap.newKeySet();
   private final Set<HttpURLConnection> storageExchanges = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
   private volatile boolean asyncQueries = true;
@@ -74,8 +68,7 @@ public final class DeltaSharingClient implements AutoCloseable {
   public DeltaSharingClient(DeltaSharingProfile profile, ClientSettings settings, Clock clock) {
     this.profile = profile;
     this.settings = settings;
-    this.http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout()).version(HttpClient.Version.HTTP_1_1)
-        .followRedirects(HttpClient.Redirect.NORMAL).build();
+    this.http = new HttpTransport(settings.connectTimeout(), settings.requestTimeout());
     this.credentials = CredentialProvider.forProfile(profile, http, settings, clock);
     this.retrier = new Retrier(settings.retry(), settings.sleeper(), () -> closed, Errors::retriesExhausted);
     this.format = new AnswerFormat(settings.responseFormat(), settings.readerFeatures());
@@ -89,53 +82,12 @@ public final class DeltaSharingClient implements AutoCloseable {
     return settings;
   }
 
-  HttpClient http() {
-    return http;
-  }
-
   Retrier retrier() {
     return retrier;
   }
 
   AnswerFormat format() {
     return format;
-  }
-
-  /**
-   * Sends {@code request} and waits for its status and headers; {@link #close()} cancels the wait (java.net.http
-   * aborts the exchange when its future is cancelled).
-   */
-  HttpResponse<InputStream> exchange(HttpRequest request, String what) throws IOException {
-    checkOpen();
-    CompletableFuture<HttpResponse<InputStream>> f = http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
-    exchanges.add(f);
-    try {
-      if (closed) {
-        f.cancel(true);
-      }
-      return f.get();
-    } catch (CancellationException e) {
-      throw Errors.cancelled(what);
-    } catch (InterruptedException e) {
-      f.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted during " + what);
-    } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      if (c instanceof CancellationException) { // close() aborted the exchange underneath the future
-        throw Errors.cancelled(what);
-      }
-      if (c instanceof IOException) {
-        throw Unreachable.classify((IOException) c, Target.SHARING_SERVER, request.uri(), settings.connectTimeout(),
-            false);
-      }
-      if (c instanceof RuntimeException) {
-        throw (RuntimeException) c;
-      }
-      throw new IOException(c);
-    } finally {
-      exchanges.remove(f);
-    }
   }
 
   /**
@@ -187,8 +139,7 @@ public final class DeltaSharingClient implements AutoCloseable {
 
   /**
    * Wraps a response body this client opened: idle timeout, and cancelled by {@link #close()}. A body arriving after
-   * close began is wrapped too and cancelled at once, which closes it: a body left unread and unclosed would keep its
-   * exchange, and with it the HttpClient's threads, alive.
+   * close began is wrapped too and cancelled at once, which aborts its exchange.
    */
   InputStream body(InputStream in) {
     return track(new IdleTimeoutInputStream(in, settings.readTimeout(), bodies));
@@ -250,13 +201,13 @@ public final class DeltaSharingClient implements AutoCloseable {
   }
 
   private Iterator<ListedItem> paged(String path, String what, Function<JsonNode, ListedItem> item) {
-    return new ListPages(token -> getJson(path, token == null ? Map.of() : Map.of("pageToken", token), what), what,
+    return new ListPages(token -> getJson(path, token == null ? Collections.<String, String>emptyMap() : Collections.singletonMap("pageToken", token), what), what,
         item);
   }
 
   private JsonNode getJson(String path, Map<String, String> query, String what) {
     return retrier.call(what, () -> {
-      HttpResponse<InputStream> r = send("GET", path, query, null, what, AnswerKind.PLAIN);
+      Answer r = send("GET", path, query, null, what, AnswerKind.PLAIN);
       try (InputStream in = r.body()) {
         JsonNode n = JSON.readTree(in);
         if (n == null || !n.isObject()) {
@@ -286,7 +237,7 @@ public final class DeltaSharingClient implements AutoCloseable {
       q.put("startingTimestamp", ts.toString());
     }
     return retrier.call(what, () -> {
-      HttpResponse<InputStream> r = send("GET", tablePath(table) + "/version", q, null, what, AnswerKind.PLAIN);
+      Answer r = send("GET", tablePath(table) + "/version", q, null, what, AnswerKind.PLAIN);
       Http.readSmall(r.body(), 1024);
       Long v = versionHeader(r, what);
       if (v == null) {
@@ -297,8 +248,8 @@ public final class DeltaSharingClient implements AutoCloseable {
   }
 
   /** The answer's {@code Delta-Table-Version}, or null without one (a shared view's answers have none). */
-  static Long versionHeader(HttpResponse<?> r, String what) {
-    String v = r.headers().firstValue("Delta-Table-Version").orElse(null);
+  static Long versionHeader(Answer r, String what) {
+    String v = r.header("Delta-Table-Version");
     if (v == null) {
       return null;
     }
@@ -328,7 +279,7 @@ public final class DeltaSharingClient implements AutoCloseable {
       q.put("timestamp", timestamp.toString());
     }
     return retrier.call(what, () -> {
-      HttpResponse<InputStream> r = send("GET", tablePath(table) + "/metadata", q, null, what, AnswerKind.METADATA);
+      Answer r = send("GET", tablePath(table) + "/metadata", q, null, what, AnswerKind.METADATA);
       Long v = versionHeader(r, what);
       if (v == null && !q.isEmpty()) {
         throw Errors.sharedView(table.toString(), what);
@@ -339,7 +290,7 @@ public final class DeltaSharingClient implements AutoCloseable {
       int lines = 0;
       try (BufferedReader reader = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
         for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-          if (line.isBlank()) {
+          if (line.trim().isEmpty()) {
             continue;
           }
           JsonNode n = JSON.readTree(line);
@@ -411,36 +362,30 @@ public final class DeltaSharingClient implements AutoCloseable {
    * Sends one request; answers 200 with the body open, throws {@link TransientFailure} for 429/5xx and a typed
    * exception for other errors. A 401 with renewable credentials fetches a new token and tries once more.
    */
-  HttpResponse<InputStream> send(String method, String path, Map<String, String> query, String body, String what,
-      AnswerKind kind) throws IOException {
+  Answer send(String method, String path, Map<String, String> query, String body, String what, AnswerKind kind)
+      throws IOException {
     StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
     query.forEach((k, v) -> q.add(Http.queryValue(k) + "=" + Http.queryValue(v)));
     URI uri = URI.create(profile.endpoint() + path + q);
     for (int auth = 0; ; auth++) {
       checkOpen();
-      HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(settings.requestTimeout())
-          .header("Authorization", credentials.authorizationHeader())
-          .header("User-Agent", settings.userAgent());
+      Map<String, String> headers = new LinkedHashMap<>();
+      headers.put("Authorization", credentials.authorizationHeader());
+      headers.put("User-Agent", settings.userAgent());
       if (kind.tableData()) {
-        b.header("delta-sharing-capabilities", settings.responseFormat().capabilities(settings.readerFeatures())
+        headers.put("delta-sharing-capabilities", settings.responseFormat().capabilities(settings.readerFeatures())
             + (kind == AnswerKind.ASYNC_FILES ? ";asyncquery=true" : ""));
       }
       if (kind.files()) {
-        b.header("fileidhash", FILE_ID_SCHEME);
+        headers.put("fileidhash", FILE_ID_SCHEME);
       }
-      if (body != null) {
-        b.header("Content-Type", "application/json; charset=utf-8")
-            .method(method, HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
-      } else {
-        b.method(method, HttpRequest.BodyPublishers.noBody());
-      }
-      HttpResponse<InputStream> r = exchange(b.build(), what);
-      int status = r.statusCode();
+      Answer r = exchange(method, uri, headers, body, what);
+      int status = r.status();
       if (status == 200) {
         if (kind.files()) {
           checkFileIdScheme(r, what);
         }
-        return new DelegatingResponse(r, body(r.body()));
+        return r.withBody(body(r.body()));
       }
       String errorBody = Http.readSmall(r.body(), 64 * 1024);
       if (status == 401 && credentials.renewable() && auth == 0) {
@@ -448,15 +393,28 @@ public final class DeltaSharingClient implements AutoCloseable {
         continue;
       }
       if (status == 429 || status >= 500) {
-        throw new TransientFailure("HTTP " + status + " for " + what, Http.retryAfter(r.headers()), null);
+        throw new TransientFailure("HTTP " + status + " for " + what, Http.retryAfter(r), null);
       }
       throw Errors.fromResponse(status, errorBody, what, credentials.tokenExpiry());
     }
   }
 
+  /** Sends one request and waits for its status and headers; {@link #close()} aborts the wait. */
+  private Answer exchange(String method, URI uri, Map<String, String> headers, String body, String what)
+      throws IOException {
+    try {
+      return http.send(method, uri, headers, body, "application/json", Target.SHARING_SERVER);
+    } catch (IOException e) {
+      if (closed) {
+        throw Errors.cancelled(what);
+      }
+      throw e;
+    }
+  }
+
   /** Fails when the answer echoes a file-id scheme other than the one asked for; no echo: the server ignores it. */
-  private static void checkFileIdScheme(HttpResponse<InputStream> r, String what) {
-    String echo = r.headers().firstValue("fileidhash").orElse(null);
+  private static void checkFileIdScheme(Answer r, String what) {
+    String echo = r.header("fileidhash");
     if (echo != null && !echo.trim().equalsIgnoreCase(FILE_ID_SCHEME)) {
       Http.readSmall(r.body(), 0);
       throw Errors.protocol(what, "the server answered with file ids of the '" + echo.trim() + "' scheme although '"
@@ -467,15 +425,11 @@ public final class DeltaSharingClient implements AutoCloseable {
   /**
    * Cancels every request and read of this client in flight (they fail with {@link CancelledException}) and refuses
    * new ones; a file body being received from storage fails at its next bytes (see {@link #storageBody}).
-   * java.net.http's HttpClient has no close before Java 21; its selector thread ends once the client is no longer
-   * referenced.
    */
   @Override
   public void close() {
     closed = true;
-    for (CompletableFuture<?> f : exchanges) {
-      f.cancel(true);
-    }
+    http.close();
     for (HttpURLConnection c : storageExchanges) {
       c.disconnect();
     }

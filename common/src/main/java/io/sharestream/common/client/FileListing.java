@@ -12,7 +12,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -29,7 +28,7 @@ import java.util.NoSuchElementException;
 public final class FileListing implements Iterator<SharingAction>, Closeable {
   /** Opens the page with the given token (null: the first page). */
   interface PageOpener {
-    HttpResponse<InputStream> open(String pageToken) throws IOException;
+    Answer open(String pageToken) throws IOException;
   }
 
   private final DeltaSharingClient client;
@@ -126,7 +125,7 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
   /** Opens the current page (first, next, or again after a failure) and reads its protocol and metadata lines. */
   private void openPage() throws IOException {
     closeReader();
-    HttpResponse<InputStream> r = opener.open(pageToken);
+    Answer r = opener.open(pageToken);
     Long header = DeltaSharingClient.versionHeader(r, what);
     if (header == null && versionRequired) {
       r.body().close();
@@ -134,7 +133,7 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
     }
     long version = header == null ? TableSnapshotInfo.NO_VERSION : header;
     client.format().check(r, what);
-    endPromised = r.headers().firstValue("delta-sharing-capabilities").orElse("").toLowerCase(java.util.Locale.ROOT)
+    endPromised = r.header("delta-sharing-capabilities", "").toLowerCase(java.util.Locale.ROOT)
         .contains("includeendstreamaction=true");
     reader = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8), 64 * 1024);
     ProtocolInfo p = null;
@@ -282,7 +281,7 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
     String line;
     do {
       line = reader.readLine();
-    } while (line != null && line.isBlank());
+    } while (line != null && line.trim().isEmpty());
     if (line == null) {
       return null;
     }

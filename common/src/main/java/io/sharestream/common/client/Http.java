@@ -3,7 +3,6 @@ package io.sharestream.common.client;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLEncoder;
-import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZonedDateTime;
@@ -14,9 +13,9 @@ import java.time.format.DateTimeParseException;
 final class Http {
   private Http() {}
 
-  /** {@code Retry-After} as seconds or an HTTP date; null when absent or unreadable. */
-  static Duration retryAfter(HttpHeaders headers) {
-    return retryAfter(headers.firstValue("Retry-After").orElse(null));
+  /** The answer's {@code Retry-After} as seconds or an HTTP date; null when absent or unreadable. */
+  static Duration retryAfter(Answer answer) {
+    return retryAfter(answer.header("Retry-After"));
   }
 
   /** A {@code Retry-After} value as seconds or an HTTP date; null when absent or unreadable. */
@@ -40,18 +39,26 @@ final class Http {
 
   /** One URL path segment, percent-encoded. */
   static String segment(String s) {
-    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    return queryValue(s).replace("+", "%20");
   }
 
   static String queryValue(String s) {
-    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    try {
+      return URLEncoder.encode(s, "UTF-8");
+    } catch (java.io.UnsupportedEncodingException e) {
+      throw new IllegalStateException(e); // every JVM has UTF-8
+    }
   }
 
   /** Reads at most {@code max} bytes of an error body as text, then closes it. */
   static String readSmall(InputStream in, int max) {
     try (InputStream body = in) {
-      byte[] buf = body.readNBytes(max);
-      return new String(buf, StandardCharsets.UTF_8);
+      byte[] buf = new byte[max];
+      int n = 0;
+      for (int r = 0; n < max && (r = body.read(buf, n, max - n)) >= 0; n += r) {
+        // fills buf up to max
+      }
+      return new String(buf, 0, n, StandardCharsets.UTF_8);
     } catch (IOException e) {
       return "";
     }

@@ -6,17 +6,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A response body of one client, which the client can {@link #cancel}: a read blocked in java.net.http ignores
- * thread interrupts (Java 17), so closing the body is the one way to free the reader; it then fails with a
- * {@link CancelledException}. java.net.http has no read timeout either, so a watchdog closes bodies on which no byte
- * arrived for the timeout, and the blocked read ends with an {@link IOException} the retry logic handles.
+ * A response body of one client, which the client can {@link #cancel}: a sharing-server body ({@link HttpTransport})
+ * is aborted, its socket closed, so a read blocked on it ends at once with a {@link CancelledException}. A watchdog
+ * aborts such bodies when no byte arrived for the read timeout, and the blocked read ends with an
+ * {@link IOException} the retry logic handles (the transport's own socket timeout is the longer time an answer may
+ * take to start).
  *
  * <p>A body read from a socket with its own timeout ({@link #unwatched}, an {@link java.net.HttpURLConnection}'s) is
  * not closed from another thread, as closing it waits for the read in progress: a cancel flags it, and the read fails
@@ -60,11 +60,7 @@ final class IdleTimeoutInputStream extends FilterInputStream {
   void cancel() {
     cancelled = true;
     if (timeoutNanos >= 0) {
-      try {
-        close();
-      } catch (IOException | RuntimeException ignored) {
-        // closing is best effort; the reader sees the cancellation either way
-      }
+      HttpTransport.abort(in);
     }
   }
 
@@ -74,11 +70,7 @@ final class IdleTimeoutInputStream extends FilterInputStream {
       if (now - s.lastProgress > s.timeoutNanos) {
         s.timedOut = true;
         OPEN.remove(s);
-        try {
-          s.in.close();
-        } catch (IOException | RuntimeException ignored) {
-          // closing is best effort; the reader sees the failure either way
-        }
+        HttpTransport.abort(s.in);
       }
     }
   }
@@ -88,7 +80,7 @@ final class IdleTimeoutInputStream extends FilterInputStream {
     int b;
     try {
       b = super.read();
-    } catch (IOException | CancellationException e) {
+    } catch (IOException e) {
       throw failure(e);
     }
     lastProgress = System.nanoTime();
@@ -100,19 +92,19 @@ final class IdleTimeoutInputStream extends FilterInputStream {
     int n;
     try {
       n = super.read(b, off, len);
-    } catch (IOException | CancellationException e) {
+    } catch (IOException e) {
       throw failure(e);
     }
     lastProgress = System.nanoTime();
     return guard(n);
   }
 
-  /** What a failed read throws: java.net.http fails a body with a CancellationException once close() aborted it. */
-  private IOException failure(Exception e) {
-    if (cancelled || e instanceof CancellationException) {
+  /** What a failed read throws: a cancelled body's read fails with the closed socket's exception. */
+  private IOException failure(IOException e) {
+    if (cancelled) {
       throw cancellation();
     }
-    return timedOut ? timeout() : (IOException) e;
+    return timedOut ? timeout() : e;
   }
 
   private int guard(int result) throws IOException {

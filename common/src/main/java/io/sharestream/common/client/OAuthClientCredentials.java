@@ -9,14 +9,13 @@ import io.sharestream.common.profile.DeltaSharingProfile;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * OAuth 2.0 client credentials (profile version 2): POSTs {@code grant_type=client_credentials} to the token
@@ -28,7 +27,7 @@ final class OAuthClientCredentials implements CredentialProvider {
   private static final Duration MAX_RENEWAL_MARGIN = Duration.ofMinutes(10);
 
   private final DeltaSharingProfile profile;
-  private final HttpClient http;
+  private final HttpTransport http;
   private final ClientSettings settings;
   private final Retrier retrier;
   private final Clock clock;
@@ -48,7 +47,7 @@ final class OAuthClientCredentials implements CredentialProvider {
     }
   }
 
-  OAuthClientCredentials(DeltaSharingProfile profile, HttpClient http, ClientSettings settings, Clock clock) {
+  OAuthClientCredentials(DeltaSharingProfile profile, HttpTransport http, ClientSettings settings, Clock clock) {
     this.profile = profile;
     this.http = http;
     this.settings = settings;
@@ -93,38 +92,28 @@ final class OAuthClientCredentials implements CredentialProvider {
     URI uri = URI.create(profile.tokenEndpoint());
     return retrier.call(what, () -> {
       String form = "grant_type=client_credentials"
-          + (profile.scope() == null ? "" : "&scope=" + URLEncoder.encode(profile.scope(), StandardCharsets.UTF_8));
+          + (profile.scope() == null ? "" : "&scope=" + Http.queryValue(profile.scope()));
       String basic = Base64.getEncoder().encodeToString(
           (profile.clientId() + ":" + profile.clientSecret()).getBytes(StandardCharsets.UTF_8));
-      HttpRequest request = HttpRequest.newBuilder(uri)
-          .timeout(settings.requestTimeout())
-          .header("Authorization", "Basic " + basic)
-          .header("Content-Type", "application/x-www-form-urlencoded")
-          .header("Accept", "application/json")
-          .header("User-Agent", settings.userAgent())
-          .POST(HttpRequest.BodyPublishers.ofString(form)).build();
+      Map<String, String> headers = new LinkedHashMap<>();
+      headers.put("Authorization", "Basic " + basic);
+      headers.put("Accept", "application/json");
+      headers.put("User-Agent", settings.userAgent());
       Instant issuedAt = clock.instant();
-      HttpResponse<String> r;
-      try {
-        r = http.send(request, HttpResponse.BodyHandlers.ofString());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted while asking " + Errors.safeUrl(
-            profile.tokenEndpoint()) + " for an access token");
-      } catch (IOException e) {
-        throw Unreachable.classify(e, Target.OAUTH_TOKEN_ENDPOINT, uri, settings.connectTimeout(), false);
-      }
-      int status = r.statusCode();
+      Answer r = http.send("POST", uri, headers, form, "application/x-www-form-urlencoded",
+          Target.OAUTH_TOKEN_ENDPOINT);
+      String text = Http.readSmall(r.body(), 64 * 1024);
+      int status = r.status();
       if (status == 429 || status >= 500) {
         throw new TransientFailure("the OAuth token endpoint " + Errors.safeUrl(profile.tokenEndpoint())
-            + " answered HTTP " + status, Http.retryAfter(r.headers()), null);
+            + " answered HTTP " + status, Http.retryAfter(r), null);
       }
       if (status != 200) {
-        throw Errors.oauthRefused(profile.tokenEndpoint(), status, shorten(r.body()));
+        throw Errors.oauthRefused(profile.tokenEndpoint(), status, shorten(text));
       }
       JsonNode body;
       try {
-        body = JSON.readTree(r.body());
+        body = JSON.readTree(text);
       } catch (IOException e) {
         throw Errors.oauthBadAnswer(profile.tokenEndpoint(), "with a body that is not JSON");
       }

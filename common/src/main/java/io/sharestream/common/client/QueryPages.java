@@ -9,9 +9,9 @@ import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -50,9 +50,9 @@ final class QueryPages implements FileListing.PageOpener {
   }
 
   @Override
-  public HttpResponse<InputStream> open(String pageToken) throws IOException {
+  public Answer open(String pageToken) throws IOException {
     boolean announced = queryId != null || client.asyncQueries();
-    HttpResponse<InputStream> r = queryId != null ? poll(pageToken) : submit(pageToken, announced);
+    Answer r = queryId != null ? poll(pageToken) : submit(pageToken, announced);
     for (int polls = 0; ; polls++) {
       FirstLine first = FirstLine.read(r);
       JsonNode status = first.queryStatus();
@@ -82,18 +82,18 @@ final class QueryPages implements FileListing.PageOpener {
       } else if (!queryId.equals(id)) {
         throw Errors.protocol(what, "the asynchronous query " + queryId + " was answered as query " + id);
       }
-      waitBeforePoll(polls, Http.retryAfter(r.headers()));
+      waitBeforePoll(polls, Http.retryAfter(r));
       r = poll(pageToken);
     }
   }
 
-  private HttpResponse<InputStream> submit(String pageToken, boolean async) throws IOException {
-    return client.send("POST", DeltaSharingClient.tablePath(table) + "/query", Map.of(),
+  private Answer submit(String pageToken, boolean async) throws IOException {
+    return client.send("POST", DeltaSharingClient.tablePath(table) + "/query", Collections.<String, String>emptyMap(),
         request.body(pageToken, async ? idempotencyKey : null), what, async ? AnswerKind.ASYNC_FILES : AnswerKind.FILES);
   }
 
   /** Asks the server for the query's state or its page {@code pageToken}; a forgotten query is submitted again. */
-  private HttpResponse<InputStream> poll(String pageToken) throws IOException {
+  private Answer poll(String pageToken) throws IOException {
     client.checkOpen();
     com.fasterxml.jackson.databind.node.ObjectNode body = DeltaSharingClient.JSON.createObjectNode();
     if (request.maxFiles() != null) {
@@ -103,7 +103,7 @@ final class QueryPages implements FileListing.PageOpener {
       body.put("pageToken", pageToken);
     }
     try {
-      return client.send("POST", DeltaSharingClient.tablePath(table) + "/queries/" + Http.segment(queryId), Map.of(),
+      return client.send("POST", DeltaSharingClient.tablePath(table) + "/queries/" + Http.segment(queryId), Collections.<String, String>emptyMap(),
           body.toString(), what, AnswerKind.ASYNC_FILES);
     } catch (TableNotFoundException e) {
       String lost = queryId;
@@ -136,7 +136,7 @@ final class QueryPages implements FileListing.PageOpener {
   }
 
   /** A snapshot asked at a version must be answered at that version. */
-  private HttpResponse<InputStream> checkVersion(HttpResponse<InputStream> r) throws IOException {
+  private Answer checkVersion(Answer r) throws IOException {
     Long asked = request.version();
     Long answered = DeltaSharingClient.versionHeader(r, what);
     if (asked != null && answered != null && !asked.equals(answered)) {
@@ -146,8 +146,8 @@ final class QueryPages implements FileListing.PageOpener {
     return r;
   }
 
-  private static boolean advertisesAsync(HttpResponse<?> r) {
-    String caps = r.headers().firstValue("delta-sharing-capabilities").orElse("");
+  private static boolean advertisesAsync(Answer r) {
+    String caps = r.header("delta-sharing-capabilities", "");
     return caps.replace(" ", "").toLowerCase(Locale.ROOT).contains("asyncquery=true");
   }
 
@@ -163,21 +163,21 @@ final class QueryPages implements FileListing.PageOpener {
 
   /** An answer whose first line was looked at: a {@code queryStatus} line, or the answer untouched. */
   private static final class FirstLine {
-    private final HttpResponse<InputStream> response;
+    private final Answer response;
     private final JsonNode queryStatus;
 
-    private FirstLine(HttpResponse<InputStream> response, JsonNode queryStatus) {
+    private FirstLine(Answer response, JsonNode queryStatus) {
       this.response = response;
       this.queryStatus = queryStatus;
     }
 
-    static FirstLine read(HttpResponse<InputStream> r) throws IOException {
+    static FirstLine read(Answer r) throws IOException {
       BufferedInputStream in = new BufferedInputStream(r.body(), STATUS_LINE_LIMIT + 1);
       in.mark(STATUS_LINE_LIMIT + 1);
       ByteArrayOutputStream line = new ByteArrayOutputStream();
       for (int b = in.read(); b != -1 && line.size() < STATUS_LINE_LIMIT; b = in.read()) {
         if (b == '\n') {
-          if (line.toString(StandardCharsets.UTF_8).isBlank()) {
+          if (new String(line.toByteArray(), StandardCharsets.UTF_8).trim().isEmpty()) {
             line.reset();
             continue;
           }
@@ -186,8 +186,8 @@ final class QueryPages implements FileListing.PageOpener {
         line.write(b);
       }
       in.reset();
-      HttpResponse<InputStream> rewound = new DelegatingResponse(r, in);
-      String text = line.toString(StandardCharsets.UTF_8);
+      Answer rewound = r.withBody(in);
+      String text = new String(line.toByteArray(), StandardCharsets.UTF_8);
       if (!text.contains("\"queryStatus\"")) {
         return new FirstLine(rewound, null);
       }
@@ -202,7 +202,7 @@ final class QueryPages implements FileListing.PageOpener {
       return new FirstLine(rewound, status != null && status.isObject() ? status : null);
     }
 
-    HttpResponse<InputStream> response() {
+    Answer response() {
       return response;
     }
 

@@ -30,7 +30,7 @@ public enum ResponseFormat {
 
   /** Parses the option value ({@code auto}, {@code parquet}, {@code delta}; case-insensitive; null: auto). */
   public static ResponseFormat parse(String option, String value) {
-    if (value == null || value.isBlank()) {
+    if (value == null || value.trim().isEmpty()) {
       return AUTO;
     }
     try {

@@ -8,9 +8,9 @@ import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.UnknownHostException;
-import java.net.http.HttpConnectTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
+import org.apache.hc.client5.http.ConnectTimeoutException;
 
 /**
  * A request that never reached its endpoint: connection refused, unknown host, connect timeout, no route. Retried
@@ -48,7 +48,7 @@ final class Unreachable extends IOException {
 
   private static String reason(IOException e, URI uri, Duration connectTimeout, boolean connecting) {
     String timedOut = "connect timed out after " + connectTimeout.toMillis() + " ms";
-    if (e instanceof HttpConnectTimeoutException) {
+    if (e instanceof ConnectTimeoutException) {
       return timedOut;
     }
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {

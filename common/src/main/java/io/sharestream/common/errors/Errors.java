@@ -157,14 +157,14 @@ public final class Errors {
   /** The server reported that its asynchronous query for {@code what} failed, with {@code serverMessage}. */
   public static ServerErrorException asyncQueryFailed(String what, String queryId, String serverMessage) {
     return new ServerErrorException("The server's query for " + what + " failed (asynchronous query " + queryId + ")"
-        + (serverMessage == null || serverMessage.isBlank() ? "" : ": " + redact(serverMessage))
+        + (serverMessage == null || serverMessage.trim().isEmpty() ? "" : ": " + redact(serverMessage))
         + ". Nothing was read; try again later, or ask the data provider if it keeps failing.");
   }
 
   /** The server's asynchronous query for {@code what} was still pending when the retry settings' time ran out. */
   public static ServerErrorException asyncQueryTimedOut(String what, String queryId, java.time.Duration waited) {
     return new ServerErrorException("The server was still computing " + what + " (asynchronous query " + queryId
-        + ") after " + waited.toSeconds() + " s, the retry settings' overall time limit. Raise that limit if the "
+        + ") after " + waited.getSeconds() + " s, the retry settings' overall time limit. Raise that limit if the "
         + "provider's queries take longer, or try again later.");
   }
 
@@ -294,7 +294,7 @@ public final class Errors {
     String code = "";
     String description = "";
     try {
-      JsonNode n = body == null || body.isBlank() ? null : JSON.readTree(body);
+      JsonNode n = body == null || body.trim().isEmpty() ? null : JSON.readTree(body);
       if (n != null && n.isObject()) {
         code = n.path("error").asText("");
         description = n.path("error_description").asText("");
@@ -362,7 +362,7 @@ public final class Errors {
   /** Whether {@code body} is a protocol error: a JSON object with an error code or a message. */
   private static boolean isProtocolError(String body) {
     try {
-      JsonNode n = body == null || body.isBlank() ? null : JSON.readTree(body.trim());
+      JsonNode n = body == null || body.trim().isEmpty() ? null : JSON.readTree(body.trim());
       return n != null && n.isObject() && (n.has("errorCode") || n.has("error_code") || n.has("message"));
     } catch (java.io.IOException | RuntimeException notJson) {
       return false;
@@ -371,7 +371,7 @@ public final class Errors {
 
   /** The {@code message} of a protocol error body (or any body, shortened), secrets removed. */
   static String serverMessage(String body) {
-    if (body == null || body.isBlank()) {
+    if (body == null || body.trim().isEmpty()) {
       return "";
     }
     String text = body.trim();

@@ -1,6 +1,7 @@
 package io.sharestream.common.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Set;
@@ -18,14 +19,14 @@ public final class ProtocolInfo implements SharingAction {
    * uses: a client's default ({@code ClientSettings.readerFeatures()}).
    */
   public static final Set<String> SUPPORTED_READER_FEATURES =
-      Collections.unmodifiableSet(new TreeSet<>(Set.of("deletionvectors", "columnmapping", "timestampntz",
+      Collections.unmodifiableSet(new TreeSet<>(Arrays.asList("deletionvectors", "columnmapping", "timestampntz",
           "typewidening", "typewidening-preview", "varianttype", "varianttype-preview")));
   /**
    * Reader features that concern only how a table's log is kept (v2 checkpoints, the vacuum protocol check): the
    * sharing server reads the log, a recipient reads files, so a table with them is read as any other.
    */
   public static final Set<String> LOG_ONLY_READER_FEATURES =
-      Collections.unmodifiableSet(new TreeSet<>(Set.of("v2checkpoint", "vacuumprotocolcheck")));
+      Collections.unmodifiableSet(new TreeSet<>(Arrays.asList("v2checkpoint", "vacuumprotocolcheck")));
   /** Reader versions this product reads: 1, 2 (column mapping), 3 (table features). */
   public static final int MAX_READER_VERSION = 3;
 
@@ -47,7 +48,7 @@ public final class ProtocolInfo implements SharingAction {
 
   /** The parquet-format protocol line: only the reader version. */
   public static ProtocolInfo parquet(JsonNode n) {
-    return new ProtocolInfo(n.path("minReaderVersion").asInt(1), 0, Set.of());
+    return new ProtocolInfo(n.path("minReaderVersion").asInt(1), 0, Collections.<String>emptySet());
   }
 
   /** The delta-format {@code deltaProtocol} object. */

@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 
@@ -33,7 +34,7 @@ public final class BatchPlanner {
       this.metadata = metadata;
       this.firstVersion = firstVersion;
       this.version = version;
-      this.units = List.copyOf(units);
+      this.units = Collections.unmodifiableList(new ArrayList<>(units));
     }
 
     public TableMetadata metadata() {
@@ -136,7 +137,7 @@ public final class BatchPlanner {
           : endTimestamp != null ? planner.lastVersionAtOrBefore(endTimestamp) : latest;
       last = Math.min(last, latest);
       if (last < from.tableVersion()) {
-        return new Plan(planner.metadata(), from.tableVersion(), last, List.of());
+        return new Plan(planner.metadata(), from.tableVersion(), last, Collections.emptyList());
       }
       if (!endSchema || last == latest) {
         return new Plan(planner.metadata(), from.tableVersion(), last, planner.units(from, endOf(from, last)));

@@ -8,6 +8,7 @@ import io.sharestream.common.model.FileAction;
 import io.sharestream.common.model.SharingAction;
 import io.sharestream.common.model.TableMetadata;
 import io.sharestream.common.profile.TableRef;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -87,7 +88,7 @@ public final class FileLister {
    */
   private void listDiff(FetchSpec spec, Consumer<TableMetadata> head, Consumer<SharingAction> actions) {
     TableMetadata[] meta = {null};
-    Map<String, FileAction> before = spec.startVersion() == 0 ? Map.of() : snapshot(spec.startVersion() - 1, meta);
+    Map<String, FileAction> before = spec.startVersion() == 0 ? Collections.<String, FileAction>emptyMap() : snapshot(spec.startVersion() - 1, meta);
     TableMetadata previous = meta[0];
     for (long v = spec.startVersion(); v <= spec.endVersion(); v++) {
       Map<String, FileAction> now = snapshot(v, meta);

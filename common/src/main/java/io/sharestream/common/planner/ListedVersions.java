@@ -7,6 +7,7 @@ import io.sharestream.common.model.SharingAction;
 import io.sharestream.common.model.TableMetadata;
 import io.sharestream.common.planner.CommitRules.Commit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +69,7 @@ final class ListedVersions {
   }
 
   List<FileAction> files(long v) {
-    return files.getOrDefault(v, List.of());
+    return files.getOrDefault(v, Collections.emptyList());
   }
 
   Commit commit(long v) {

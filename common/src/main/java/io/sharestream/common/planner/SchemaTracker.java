@@ -10,6 +10,7 @@ import io.sharestream.common.types.StructField;
 import io.sharestream.common.types.StructType;
 import io.sharestream.common.types.TypeWidening;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -101,7 +102,7 @@ final class SchemaTracker {
       return; // read by physical name or id with the start schema: renames and drops before the start are fine
     }
     StructType current = history ? start.schema() : schemaAt(version);
-    List<String> renamed = new ArrayList<>(mapped ? ColumnMapping.renamesAndDrops(current, m.schema()) : List.of());
+    List<String> renamed = new ArrayList<>(mapped ? ColumnMapping.renamesAndDrops(current, m.schema()) : Collections.emptyList());
     if (!history) {
       renamed.addAll(TypeWidening.widenings(current, m.schema(), ""));
     }

@@ -20,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import org.slf4j.Logger;
@@ -357,7 +358,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
     if (settings.skipChangeCommits()) {
       once.log(v, "Skipping change commit {} of {} ({} files removed, {} added): skipChangeCommits=true", v, table,
           c.removes.size(), c.adds.size());
-      return List.of();
+      return Collections.emptyList();
     }
     long deleted = CommitRules.deletedRows(c);
     if (cdf) {
@@ -445,7 +446,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
           units(v, CommitRules.added(c.adds), ts, false, one), settings.read())) {
         once.log(v, "Version {} of {} rewrote {} files into {} without changing rows (OPTIMIZE): nothing to emit", v,
             table, c.removes.size(), c.adds.size());
-        w.byVersion.put(v, List.of());
+        w.byVersion.put(v, Collections.emptyList());
         continue;
       }
       w.byVersion.put(v, settings.readChangeFeed() ? changeFeed(c, ts, one) : dataChanges(c, ts, false, one));

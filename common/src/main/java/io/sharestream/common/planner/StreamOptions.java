@@ -67,9 +67,10 @@ public final class StreamOptions {
   public static final String RESPONSE_FORMAT_DEFAULT = "auto";
 
   /** Every option name above, as both engines accept them. */
-  public static final java.util.List<String> NAMES = java.util.List.of(STARTING_VERSION, STARTING_TIMESTAMP,
-      SKIP_CHANGE_COMMITS, READ_CHANGE_FEED, READ_CHANGE_DATA, MAX_VERSIONS_PER_RPC, MAX_FILES_PER_RPC,
-      URL_REFRESH_MARGIN_SECONDS, PARTITION_TIME_ZONE, DATETIME_REBASE_MODE, INT96_REBASE_MODE, RESPONSE_FORMAT);
+  public static final java.util.List<String> NAMES = java.util.Collections.unmodifiableList(java.util.Arrays.asList(
+      STARTING_VERSION, STARTING_TIMESTAMP, SKIP_CHANGE_COMMITS, READ_CHANGE_FEED, READ_CHANGE_DATA,
+      MAX_VERSIONS_PER_RPC, MAX_FILES_PER_RPC, URL_REFRESH_MARGIN_SECONDS, PARTITION_TIME_ZONE, DATETIME_REBASE_MODE,
+      INT96_REBASE_MODE, RESPONSE_FORMAT));
 
   /** Builds settings from options (names above; unknown names are left to the engine). */
   public static StreamSettings parse(Map<String, String> options) {

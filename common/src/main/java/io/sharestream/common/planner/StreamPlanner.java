@@ -1,6 +1,8 @@
 package io.sharestream.common.planner;
 
 import io.sharestream.common.model.TableMetadata;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -43,7 +45,7 @@ public interface StreamPlanner extends AutoCloseable {
     private final Position end;
 
     public Plan(List<WorkUnit> units, Position end) {
-      this.units = List.copyOf(units);
+      this.units = Collections.unmodifiableList(new ArrayList<>(units));
       this.end = end;
     }
 

@@ -36,7 +36,7 @@ public final class StreamSettings {
 
   /** The defaults of {@link StreamOptions}. */
   public static StreamSettings defaults() {
-    return StreamOptions.parse(java.util.Map.of());
+    return StreamOptions.parse(java.util.Collections.<String, String>emptyMap());
   }
 
   public StartingPoint startingPoint() {

@@ -1,5 +1,6 @@
 package io.sharestream.common.planner;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.TreeMap;
 
@@ -17,6 +18,6 @@ final class VersionWindow {
   }
 
   List<WorkUnit> units(long v) {
-    return byVersion.getOrDefault(v, List.of());
+    return byVersion.getOrDefault(v, Collections.emptyList());
   }
 }

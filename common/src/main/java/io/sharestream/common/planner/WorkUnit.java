@@ -2,6 +2,8 @@ package io.sharestream.common.planner;
 
 import io.sharestream.common.model.FileAction;
 import io.sharestream.common.types.StructType;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -62,7 +64,7 @@ public final class WorkUnit implements java.io.Serializable {
     this.isStartingVersion = isStartingVersion;
     this.fetch = Objects.requireNonNull(fetch);
     this.schema = Objects.requireNonNull(schema);
-    this.partitionColumns = List.copyOf(partitionColumns);
+    this.partitionColumns = Collections.unmodifiableList(new ArrayList<>(partitionColumns));
     this.fileKey = Position.fileKeyOf(file.id());
     if ((source == RowSource.DELETION_VECTOR_CHANGE) != (previous != null)) {
       throw new IllegalArgumentException("a deletion vector change unit (and only it) has the previous file");

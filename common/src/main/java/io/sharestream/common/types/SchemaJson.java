@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +68,7 @@ public final class SchemaJson {
           Map<String, Object> metadata = f.has("metadata") && f.get("metadata").isObject()
               ? JSON.convertValue(f.get("metadata"), JSON.getTypeFactory().constructMapType(LinkedHashMap.class,
                   String.class, Object.class))
-              : Map.of();
+              : Collections.<String, Object>emptyMap();
           fields.add(new StructField(name, type(f.path("type"), childPath), f.path("nullable").asBoolean(true),
               metadata));
         }

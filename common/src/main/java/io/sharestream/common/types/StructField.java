@@ -22,7 +22,7 @@ public final class StructField implements java.io.Serializable {
   }
 
   public StructField(String name, DataType type, boolean nullable) {
-    this(name, type, nullable, Map.of());
+    this(name, type, nullable, Collections.<String, Object>emptyMap());
   }
 
   public String name() {

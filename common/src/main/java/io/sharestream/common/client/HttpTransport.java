@@ -1,0 +1,162 @@
+package io.sharestream.common.client;
+
+import io.sharestream.common.errors.EndpointUnreachableException.Target;
+import io.sharestream.common.errors.Errors;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.io.entity.StringEntity;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.util.Timeout;
+
+/**
+ * The HTTP of the sharing server's API and of OAuth token endpoints: Apache HttpClient 5's classic client, which runs
+ * on Java 8 as the Spark 3.1 jar must, over one connection pool per client. It sends one request at a time per
+ * caller and reads its body on the caller's thread. An exchange can be aborted from any thread at any point, waiting
+ * for its answer or reading its body ({@link #close()} aborts them all, an idle-timeout watchdog one): its socket is
+ * closed at once and the blocked call fails. A body closed before its end aborts its exchange rather than reading
+ * the rest. No request is retried or redirected here beyond what the caller asks ({@link Retrier} retries).
+ */
+final class HttpTransport implements AutoCloseable {
+  /** Exchanges one client may have open at once (listings of many tables, storage aside). */
+  private static final int MAX_CONNECTIONS = 64;
+
+  private final CloseableHttpClient http;
+  private final Duration connectTimeout;
+  private final Set<HttpUriRequestBase> open = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  /** Connections time out after {@code connectTimeout}; an answer must start within {@code responseTimeout}. */
+  HttpTransport(Duration connectTimeout, Duration responseTimeout) {
+    this.connectTimeout = connectTimeout;
+    this.http = HttpClients.custom()
+        .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create().useSystemProperties()
+            .setDefaultConnectionConfig(ConnectionConfig.custom().setConnectTimeout(timeout(connectTimeout))
+                .setSocketTimeout(timeout(responseTimeout)).build())
+            .setMaxConnPerRoute(MAX_CONNECTIONS).setMaxConnTotal(MAX_CONNECTIONS).build())
+        .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(timeout(responseTimeout)).build())
+        .disableAutomaticRetries().disableCookieManagement().disableAuthCaching().useSystemProperties().build();
+  }
+
+  /**
+   * Sends {@code method} to {@code uri} with {@code headers} and {@code body} (null: none) of {@code contentType},
+   * and waits for the answer's status and headers; its body must be closed. A request that never reached the
+   * endpoint fails with {@link Unreachable} naming {@code target}.
+   */
+  Answer send(String method, URI uri, Map<String, String> headers, String body, String contentType, Target target)
+      throws IOException {
+    HttpUriRequestBase request = new HttpUriRequestBase(method, uri);
+    headers.forEach(request::setHeader);
+    if (body != null) {
+      request.setEntity(new StringEntity(body, ContentType.parse(contentType).withCharset(StandardCharsets.UTF_8)));
+    }
+    open.add(request);
+    ClassicHttpResponse response;
+    try {
+      if (closed) {
+        request.cancel();
+      }
+      response = http.executeOpen(null, request, null);
+    } catch (IOException e) {
+      open.remove(request);
+      throw Unreachable.classify(e, target, uri, connectTimeout, false);
+    } catch (RuntimeException e) {
+      open.remove(request);
+      throw e;
+    }
+    Map<String, String> first = new LinkedHashMap<>();
+    for (Header h : response.getHeaders()) {
+      first.putIfAbsent(h.getName(), h.getValue());
+    }
+    HttpEntity entity = response.getEntity();
+    InputStream content = entity == null ? null : entity.getContent();
+    return new Answer(response.getCode(), first, new Body(content, request));
+  }
+
+  /** Aborts {@code body}'s exchange (an {@link Answer#body()} of this transport): its blocked read fails now. */
+  static void abort(InputStream body) {
+    if (body instanceof Body) {
+      ((Body) body).abort();
+    }
+  }
+
+  /** Aborts every exchange in flight; later sends fail at once. */
+  @Override
+  public void close() {
+    closed = true;
+    for (HttpUriRequestBase r : open) {
+      r.cancel();
+    }
+    http.close(CloseMode.IMMEDIATE);
+  }
+
+  private static Timeout timeout(Duration d) {
+    return Timeout.ofMilliseconds(Math.max(1, d.toMillis()));
+  }
+
+  /** A body that aborts its exchange when closed before its end, and that {@link #abort} can cut short. */
+  private final class Body extends FilterInputStream {
+    private final HttpUriRequestBase request;
+    private boolean ended;
+
+    Body(InputStream in, HttpUriRequestBase request) {
+      super(in == null ? new java.io.ByteArrayInputStream(new byte[0]) : in);
+      this.request = request;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      ended |= b < 0;
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      ended |= n < 0;
+      return n;
+    }
+
+    void abort() {
+      request.cancel();
+    }
+
+    @Override
+    public void close() throws IOException {
+      open.remove(request);
+      if (!ended) {
+        request.cancel(); // the rest is not wanted: drop the connection rather than read it to its end
+      }
+      try {
+        super.close();
+      } catch (IOException afterAbort) {
+        if (ended) {
+          throw afterAbort;
+        } // the aborted connection's stream fails to close; nothing was lost
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "body of " + Errors.safeUrl(String.valueOf(request.getRequestUri()));
+    }
+  }
+}
