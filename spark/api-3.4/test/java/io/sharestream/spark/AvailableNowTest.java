@@ -81,6 +81,10 @@ class AvailableNowTest {
     long latest = Long.parseLong(afterFirst.get("latestVersion"));
     assertThat(latest).isBetween(4L, 5L);
     assertThat(afterFirst).containsEntry("versionsBehind", Long.toString(latest - 1));
+    if (latest == 4) { // versions 1-4 listed: 7 of their 12 files not read yet
+      assertThat(afterFirst).containsEntry("filesBehind", "7");
+      assertThat(Long.parseLong(afterFirst.get("bytesBehind"))).isPositive();
+    }
     Map<String, String> afterLast = metrics(first.lastProgress());
     assertThat(afterLast).containsEntry("nextVersion", "5").containsEntry("versionsBehind",
         Long.toString(Long.parseLong(afterLast.get("latestVersion")) - 4));
@@ -90,7 +94,7 @@ class AvailableNowTest {
     assertThat(ids()).isEqualTo(range(0, 30)); // version 5 now, once
     assertThat(BATCH_ROWS.values()).containsExactly(6L);
     assertThat(metrics(second.lastProgress())).containsEntry("latestVersion", "5").containsEntry("nextVersion", "6")
-        .containsEntry("versionsBehind", "0");
+        .containsEntry("versionsBehind", "0").containsEntry("filesBehind", "0").containsEntry("bytesBehind", "0");
 
     BATCH_ROWS.clear();
     runToItsEnd(options); // nothing new: no batch, and the query still stops

@@ -3,6 +3,7 @@ package io.sharestream.spark;
 import io.sharestream.common.errors.CancelledException;
 import io.sharestream.common.errors.DeltaSharingException;
 import io.sharestream.common.planner.AdmissionLimits;
+import io.sharestream.common.planner.Backlog;
 import io.sharestream.common.planner.Position;
 import io.sharestream.common.planner.SharingStreamPlanner;
 import io.sharestream.common.planner.StreamPlanner;
@@ -181,8 +182,9 @@ class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissionCont
 
   /**
    * How far the stream is behind the table once {@code consumed} is read: {@code latestVersion} (the latest the
-   * server reported, -1 before), {@code nextVersion} (the version read next, or being read) and {@code versionsBehind}
-   * (versions not yet wholly read: 0 when caught up).
+   * server reported, -1 before), {@code nextVersion} (the version read next, or being read), {@code versionsBehind}
+   * (versions not yet wholly read: 0 when caught up), and {@code filesBehind}/{@code bytesBehind} when every version
+   * behind is already listed (no request is made for them).
    */
   Map<String, String> lag(Offset consumed) {
     long latest = planner.latestKnownVersion();
@@ -193,6 +195,11 @@ class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissionCont
           : ((SharingOffset) deserializeOffset(consumed.json())).position();
       m.put("nextVersion", Long.toString(p.tableVersion()));
       m.put("versionsBehind", Long.toString(latest < 0 ? 0 : Math.max(0, latest - p.tableVersion() + 1)));
+      Backlog behind = planner.backlog(p);
+      if (behind != null) {
+        m.put("filesBehind", Long.toString(behind.files()));
+        m.put("bytesBehind", Long.toString(behind.bytes()));
+      }
     }
     return m;
   }

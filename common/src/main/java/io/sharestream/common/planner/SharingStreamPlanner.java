@@ -132,6 +132,45 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return latest;
   }
 
+  /**
+   * Files and bytes a stream at {@code from} has yet to read up to {@link #latestKnownVersion()}, counted in the
+   * versions this planner has listed (no request is made); null when a version in between is not listed yet.
+   */
+  public Backlog backlog(Position from) {
+    long top = latestKnownVersion();
+    long files = 0;
+    long bytes = 0;
+    long v = from.tableVersion();
+    if (from.isStartingVersion()) {
+      VersionWindow w = windows.get(FetchSpec.snapshot(v));
+      if (w == null) {
+        return null;
+      }
+      for (WorkUnit u : after(from, w.units(v))) {
+        files++;
+        bytes += u.file().size();
+      }
+      v++;
+    }
+    for (; v <= top; v++) {
+      VersionWindow w = windows.holding(v);
+      if (w == null) {
+        return null;
+      }
+      for (WorkUnit u : from.isStartingVersion() || v != from.tableVersion() ? w.units(v) : after(from, w.units(v))) {
+        files++;
+        bytes += u.file().size();
+      }
+    }
+    return new Backlog(files, bytes);
+  }
+
+  /** The units of {@code from}'s version not yet wholly read at {@code from}. */
+  private static List<WorkUnit> after(Position from, List<WorkUnit> units) {
+    int first = (int) Math.min(units.size(), from.insideFile() ? from.index() : from.index() + 1);
+    return units.subList(first, units.size());
+  }
+
   /** The table's latest version, asked of the server now (whatever the poll interval). */
   public long latestVersionNow() {
     return refreshLatest();

@@ -67,6 +67,25 @@ class PlannerBehaviourTest {
   }
 
   @Test
+  void theBacklogCountsTheListedFilesAndBytesNotYetReadAndIsUnknownForVersionsNotListed() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false);
+        SharingStreamPlanner p = f.planner(Map.of("startingVersion", "1", "skipChangeCommits", "true"))) {
+      Position start = p.initialPosition();
+      assertThat(p.backlog(start)).isNull(); // nothing listed yet
+      List<WorkUnit> all = p.plan(start, AdmissionLimits.UNLIMITED).units();
+      StreamPlanner.Plan first = p.plan(start, AdmissionLimits.files(1));
+
+      Backlog behind = p.backlog(first.end());
+      assertThat(behind.files()).isEqualTo(all.size() - 1);
+      assertThat(behind.bytes()).isEqualTo(all.stream().skip(1).mapToLong(u -> u.file().size()).sum());
+      assertThat(p.backlog(start).files()).isEqualTo(all.size());
+      Position end = p.plan(start, AdmissionLimits.UNLIMITED).end();
+      assertThat(p.backlog(end).files()).isZero();
+      assertThat(p.backlog(end).bytes()).isZero();
+    }
+  }
+
+  @Test
   void aRestartedPlannerPlansTheSameUnitsForTheSameRange() {
     try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), true)) {
       Map<String, String> opts = Map.of("startingVersion", "0", "readChangeFeed", "true");
