@@ -1,7 +1,9 @@
 package io.sharestream.common.model;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sharestream.common.errors.Errors;
 import java.io.IOException;
 import java.io.Serializable;
@@ -20,7 +22,7 @@ import java.util.Objects;
  */
 public final class FileAction implements SharingAction, Serializable {
   private static final long serialVersionUID = 2L;
-  private static final ObjectMapper STATS_READER = new ObjectMapper();
+  private static final JsonFactory STATS = new JsonFactory();
 
   /** The line kind. */
   public enum Kind {
@@ -39,7 +41,8 @@ public final class FileAction implements SharingAction, Serializable {
   private final String url;
   private final Map<String, String> partitionValues;
   private final long size;
-  private final String stats;
+  /** The stats' numRecords (-1: unknown); the stats JSON is not kept, it can be most of a file's memory. */
+  private final long numRecords;
   private final Long version;
   private final Long timestamp;
   private final Long expirationTimestamp;
@@ -48,7 +51,7 @@ public final class FileAction implements SharingAction, Serializable {
   private final DeletionVectorDescriptor deletionVector;
   private final String deletionVectorFileId;
 
-  private FileAction(Kind kind, String id, String url, Map<String, String> partitionValues, long size, String stats,
+  private FileAction(Kind kind, String id, String url, Map<String, String> partitionValues, long size, long numRecords,
       Long version, Long timestamp, Long expirationTimestamp, Long modificationTime, boolean dataChange,
       DeletionVectorDescriptor deletionVector, String deletionVectorFileId) {
     this.kind = Objects.requireNonNull(kind);
@@ -56,7 +59,7 @@ public final class FileAction implements SharingAction, Serializable {
     this.url = Objects.requireNonNull(url, "url");
     this.partitionValues = Collections.unmodifiableMap(new HashMap<>(partitionValues));
     this.size = size;
-    this.stats = stats;
+    this.numRecords = numRecords;
     this.version = version;
     this.timestamp = timestamp;
     this.expirationTimestamp = expirationTimestamp;
@@ -72,7 +75,7 @@ public final class FileAction implements SharingAction, Serializable {
       throw new IllegalArgumentException(kind.name().toLowerCase(Locale.ROOT) + " line without id or url");
     }
     return new FileAction(kind, n.get("id").asText(), n.get("url").asText(), partitionValues(n), n.path("size")
-        .asLong(0), text(n, "stats"), longOrNull(n, "version"), longOrNull(n, "timestamp"),
+        .asLong(0), numRecordsOf(text(n, "stats")), longOrNull(n, "version"), longOrNull(n, "timestamp"),
         longOrNull(n, "expirationTimestamp"), null, true, null, null);
   }
 
@@ -105,7 +108,7 @@ public final class FileAction implements SharingAction, Serializable {
       throw new IllegalArgumentException("cdc action with a deletion vector");
     }
     return new FileAction(kind, n.get("id").asText(), a.get("path").asText(), partitionValues(a),
-        a.path("size").asLong(0), text(a, "stats"), longOrNull(n, "version"), longOrNull(n, "timestamp"),
+        a.path("size").asLong(0), numRecordsOf(text(a, "stats")), longOrNull(n, "version"), longOrNull(n, "timestamp"),
         longOrNull(n, "expirationTimestamp"), longOrNull(a, "modificationTime"),
         kind == Kind.CDF || a.path("dataChange").asBoolean(true), dv, text(n, "deletionVectorFileId"));
   }
@@ -150,11 +153,6 @@ public final class FileAction implements SharingAction, Serializable {
     return size;
   }
 
-  /** The per-file statistics JSON, if the server sent it. */
-  public String stats() {
-    return stats;
-  }
-
   /** Commit version ({@code add}/{@code remove}/{@code cdf}) or snapshot version ({@code file} of a versioned read). */
   public Long version() {
     return version;
@@ -192,12 +190,29 @@ public final class FileAction implements SharingAction, Serializable {
 
   /** The {@code numRecords} from the stats (physical rows, deleted ones included), or -1 when unknown. */
   public long numRecords() {
+    return numRecords;
+  }
+
+  /** The top-level {@code numRecords} of a stats JSON, read without building its tree; -1 when absent or unreadable. */
+  static long numRecordsOf(String stats) {
     if (stats == null) {
       return -1;
     }
-    try {
-      return STATS_READER.readTree(stats).path("numRecords").asLong(-1);
-    } catch (IOException e) {
+    try (JsonParser p = STATS.createParser(stats)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return -1;
+      }
+      for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+        String name = p.currentName();
+        JsonToken value = p.nextToken();
+        if (name.equals("numRecords")) {
+          return value == JsonToken.VALUE_NUMBER_INT ? p.getLongValue()
+              : value == JsonToken.VALUE_STRING ? Long.parseLong(p.getText().trim()) : -1;
+        }
+        p.skipChildren();
+      }
+      return -1;
+    } catch (IOException | NumberFormatException e) {
       return -1;
     }
   }
@@ -210,7 +225,7 @@ public final class FileAction implements SharingAction, Serializable {
 
   /** The same file as a line of another kind at {@code version} (a change derived from two snapshots). */
   public FileAction as(Kind newKind, long newVersion, Long newTimestamp) {
-    return new FileAction(newKind, id, url, partitionValues, size, stats, newVersion, newTimestamp,
+    return new FileAction(newKind, id, url, partitionValues, size, numRecords, newVersion, newTimestamp,
         expirationTimestamp, modificationTime, dataChange, deletionVector, deletionVectorFileId);
   }
 
