@@ -143,8 +143,8 @@ public final class BatchPlanner {
         return new Plan(planner.metadata(), from.tableVersion(), last, planner.units(from, endOf(from, last)));
       }
     }
-    try (SharingStreamPlanner planner = new SharingStreamPlanner(client, table, changes, Duration.ZERO,
-        Clock.systemUTC(), last)) {
+    try (SharingStreamPlanner planner = new SharingStreamPlanner(client, table, changes,
+        VersionPolling.every(Duration.ZERO), Clock.systemUTC(), last)) {
       return new Plan(planner.metadata(), from.tableVersion(), last, planner.units(from, endOf(from, last)));
     }
   }

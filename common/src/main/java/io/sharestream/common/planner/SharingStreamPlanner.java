@@ -47,7 +47,9 @@ public final class SharingStreamPlanner implements StreamPlanner {
   private final TableRef table;
   private final StreamSettings settings;
   private final Clock clock;
-  private final Duration versionPollInterval;
+  private final VersionPolling polling;
+  /** The wait between version polls now: the polling interval, or longer while the table does not change. */
+  private Duration pollWait = Duration.ZERO;
   private final FileLister lister;
   private final TableMetadata startMetadata;
   private final SchemaTracker schemas;
@@ -65,17 +67,23 @@ public final class SharingStreamPlanner implements StreamPlanner {
    */
   public SharingStreamPlanner(DeltaSharingClient client, TableRef table, StreamSettings settings,
       Duration versionPollInterval, Clock clock) {
-    this(client, table, settings, versionPollInterval, clock, null);
+    this(client, table, settings, VersionPolling.every(versionPollInterval), clock, null);
+  }
+
+  /** As the planner above, asking for the latest version as {@code polling} says. */
+  public SharingStreamPlanner(DeltaSharingClient client, TableRef table, StreamSettings settings,
+      VersionPolling polling, Clock clock) {
+    this(client, table, settings, polling, clock, null);
   }
 
   /** As the planner above, under the table's schema at {@code schemaVersion} (null: at its latest version). */
   SharingStreamPlanner(DeltaSharingClient client, TableRef table, StreamSettings settings,
-      Duration versionPollInterval, Clock clock, Long schemaVersion) {
+      VersionPolling polling, Clock clock, Long schemaVersion) {
     this.client = client;
     this.table = table;
     this.settings = settings;
     this.clock = clock;
-    this.versionPollInterval = versionPollInterval;
+    this.polling = polling;
     this.lister = new FileLister(client, table, settings.filesPerRequest());
     long v = client.tableVersion(table);
     long schemaAt = schemaVersion == null ? v : schemaVersion;
@@ -121,7 +129,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
   @Override
   public synchronized long latestVersion() {
     long now = clock.millis();
-    if (latest < 0 || now - latestCheckedAt >= versionPollInterval.toMillis()) {
+    if (latest < 0 || now - latestCheckedAt >= pollWait.toMillis()) {
       return refreshLatest();
     }
     return latest;
@@ -184,9 +192,9 @@ public final class SharingStreamPlanner implements StreamPlanner {
     if (v < latest) {
       checkTableId(); // a table recreated under the same name starts over at low versions
       LOG.warn("The server reports version {} of {} after reporting {}; keeping {}", v, table, latest, latest);
-    } else {
-      latest = v;
     }
+    pollWait = polling.next(pollWait, v > latest);
+    latest = Math.max(latest, v);
     latestCheckedAt = clock.millis();
     return latest;
   }

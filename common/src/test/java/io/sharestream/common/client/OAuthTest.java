@@ -11,6 +11,7 @@ import io.sharestream.common.errors.UnauthorizedException;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.TableRef;
 import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.jvm.MovableClock;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import java.io.IOException;
@@ -20,8 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -39,26 +38,6 @@ class OAuthTest {
   @TempDir Path tmp;
   DeltaSharingServer server;
   Kit.RecordingSleeper sleeper = new Kit.RecordingSleeper();
-
-  /** A clock tests move by hand. */
-  static final class MovableClock extends Clock {
-    volatile Instant now = Instant.now();
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 
   @BeforeEach
   void start() {
@@ -85,10 +64,10 @@ class OAuthTest {
       assertThat(c.tableVersion(T)).isZero();
     }
     assertThat(server.requests().count(Endpoint.OAUTH_TOKEN)).isEqualTo(1);
-    clock.now = clock.now.plus(Duration.ofMinutes(49)); // more than 10 minutes left: keep
+    clock.advance(Duration.ofMinutes(49)); // more than 10 minutes left: keep
     c.tableVersion(T);
     assertThat(server.requests().count(Endpoint.OAUTH_TOKEN)).isEqualTo(1);
-    clock.now = clock.now.plus(Duration.ofMinutes(2)); // less than 10 minutes left: renew before expiry
+    clock.advance(Duration.ofMinutes(2)); // less than 10 minutes left: renew before expiry
     c.tableVersion(T);
     assertThat(server.requests().count(Endpoint.OAUTH_TOKEN)).isEqualTo(2);
   }

@@ -15,6 +15,7 @@ import io.sharestream.common.errors.TableRecreatedException;
 import io.sharestream.testkit.delta.ChangeMatrix;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.jvm.MovableClock;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import io.sharestream.testkit.server.RequestLog;
@@ -82,6 +83,31 @@ class PlannerBehaviourTest {
       Position end = p.plan(start, AdmissionLimits.UNLIMITED).end();
       assertThat(p.backlog(end).files()).isZero();
       assertThat(p.backlog(end).bytes()).isZero();
+    }
+  }
+
+  @Test
+  void versionPollsBackOffWhileTheTableIsIdleAndComeBackToTheIntervalOnceItChanges() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false)) {
+      MovableClock clock = new MovableClock();
+      VersionPolling polling = VersionPolling.every(Duration.ofSeconds(1)).backingOffUpTo(Duration.ofSeconds(4));
+      try (SharingStreamPlanner p = new SharingStreamPlanner(f.client, PlannerFixture.T,
+          StreamOptions.parse(Map.of()), polling, clock)) {
+        f.server.requests().clear();
+        List<Integer> asked = new ArrayList<>(); // the seconds at which the server was asked
+        for (int second = 1; second <= 16; second++) {
+          clock.advance(Duration.ofSeconds(1));
+          int before = f.server.requests().count(Endpoint.VERSION);
+          p.latestVersion();
+          if (f.server.requests().count(Endpoint.VERSION) > before) {
+            asked.add(second);
+          }
+          if (second == 11) {
+            f.table.append(PlannerFixture.rows(100, 101)); // a commit: seen at the next ask, then every second
+          }
+        }
+        assertThat(asked).containsExactly(1, 3, 7, 11, 15, 16);
+      }
     }
   }
 
