@@ -14,10 +14,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -66,9 +64,30 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   // ------------------------------------------------------------------ tables and stream options
 
   public static final String TABLES = "tables";
-  private static final String TABLES_DOC = "Comma-separated shared tables, each <share>.<schema>.<table>. Each needs "
-      + "history sharing. Tables are spread evenly over up to tasks.max tasks by a hash of their names, so adding or "
-      + "removing tables moves few of the others.";
+  private static final String TABLES_DOC = "Comma-separated shared tables, each <share>.<schema>.<table>, or whole "
+      + "shares (<share>.*) and schemas (<share>.<schema>.*): their tables as the server lists them, tables added "
+      + "later included (see tables.discovery.interval.ms). Each table needs history sharing. Tables are spread "
+      + "evenly over up to tasks.max tasks by a hash of their names, so adding or removing tables moves few of the "
+      + "others. May be empty when tables.include.regex is set.";
+
+  public static final String TABLES_INCLUDE_REGEX = "tables.include.regex";
+  private static final String TABLES_INCLUDE_REGEX_DOC = "Comma-separated Java regular expressions: every table of "
+      + "every share the profile grants whose full name <share>.<schema>.<table> one of them matches (whole name, "
+      + "case-insensitive; a '.' of the name is matched by '\\.' or '.') is streamed too, as Debezium's "
+      + "table.include.list. A regex cannot hold a comma.";
+
+  public static final String TABLES_EXCLUDE_REGEX = "tables.exclude.regex";
+  private static final String TABLES_EXCLUDE_REGEX_DOC = "Comma-separated Java regular expressions: tables whose "
+      + "full name <share>.<schema>.<table> one of them matches (whole name, case-insensitive) are not streamed, "
+      + "whichever setting selected them (named ones too), as Debezium's table.exclude.list.";
+
+  public static final String TABLES_DISCOVERY_INTERVAL_MS = "tables.discovery.interval.ms";
+  private static final String TABLES_DISCOVERY_INTERVAL_MS_DOC = "With shares, schemas or include regexes in the "
+      + "selection: how often the connector lists the shares for tables that appeared or went away (one request "
+      + "per share). A new matching table is streamed from the starting options (startingVersion / "
+      + "startingTimestamp), or from its stored offset; a table no longer listed stops, its offset kept. Either "
+      + "way the tasks are reconfigured, and tables that stay keep their offsets (and mostly their task). 0: the "
+      + "shares are listed once, when the connector starts.";
 
   public static final String STARTING_VERSION = StreamOptions.STARTING_VERSION;
   private static final String STARTING_VERSION_DOC = "Where a table without stored offsets starts: 'latest' (only "
@@ -198,6 +217,8 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
 
   public static final ConfigDef CONFIG_DEF = configDef();
 
+  private final TableSelection tableSelection;
+
   private static ConfigDef configDef() {
     ConfigDef d = new ConfigDef();
     int o = 0;
@@ -219,8 +240,14 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
         "OAuth scope");
 
     o = 0;
-    d.define(TABLES, Type.LIST, ConfigDef.NO_DEFAULT_VALUE, new TablesValidator(), Importance.HIGH, TABLES_DOC,
-        GROUP_TABLES, ++o, Width.LONG, "Tables");
+    d.define(TABLES, Type.LIST, "", new TablesValidator(), Importance.HIGH, TABLES_DOC, GROUP_TABLES, ++o,
+        Width.LONG, "Tables");
+    d.define(TABLES_INCLUDE_REGEX, Type.LIST, "", new RegexesValidator(), Importance.MEDIUM, TABLES_INCLUDE_REGEX_DOC,
+        GROUP_TABLES, ++o, Width.LONG, "Tables included (regexes)");
+    d.define(TABLES_EXCLUDE_REGEX, Type.LIST, "", new RegexesValidator(), Importance.MEDIUM, TABLES_EXCLUDE_REGEX_DOC,
+        GROUP_TABLES, ++o, Width.LONG, "Tables excluded (regexes)");
+    d.define(TABLES_DISCOVERY_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
+        TABLES_DISCOVERY_INTERVAL_MS_DOC, GROUP_TABLES, ++o, Width.SHORT, "Table discovery interval (ms)");
     d.define(STARTING_VERSION, Type.STRING, null, new StreamOptionValidator("latest, snapshot or a version >= 0"),
         Importance.HIGH, STARTING_VERSION_DOC, GROUP_TABLES, ++o, Width.SHORT, "Starting version",
         new FixedRecommender("latest", "snapshot", "0"));
@@ -306,13 +333,20 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
     if (problem != null) {
       throw new ConfigException(credentialSetting(props), null, problem);
     }
+    tableSelection = new TableSelection(getList(TABLES), getList(TABLES_INCLUDE_REGEX),
+        getList(TABLES_EXCLUDE_REGEX));
   }
 
   // ------------------------------------------------------------------ typed values
 
-  /** The configured tables, trimmed, duplicates removed, in order. */
-  public List<TableRef> tables() {
-    return parseTables(getList(TABLES));
+  /** The tables selected by tables, tables.include.regex and tables.exclude.regex. */
+  TableSelection tableSelection() {
+    return tableSelection;
+  }
+
+  /** Zero: the shares are listed once. */
+  public Duration tablesDiscoveryInterval() {
+    return Duration.ofMillis(getLong(TABLES_DISCOVERY_INTERVAL_MS));
   }
 
   /** The profile from whichever credential form is configured. */
@@ -409,19 +443,6 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   }
 
   // ------------------------------------------------------------------ parsing shared with validation
-
-  static List<TableRef> parseTables(List<String> names) {
-    Set<TableRef> out = new LinkedHashSet<>();
-    for (String n : names) {
-      if (!n.trim().isEmpty()) {
-        out.add(TableRef.parse(n.trim(), "'" + TABLES + "'"));
-      }
-    }
-    if (out.isEmpty()) {
-      throw new ConfigException(TABLES, names, "name at least one table as <share>.<schema>.<table>");
-    }
-    return new ArrayList<>(out);
-  }
 
   static Map<TableRef, List<String>> parseKeyColumns(String spec) {
     Map<TableRef, List<String>> out = new LinkedHashMap<>();
@@ -534,21 +555,34 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
 
   // ------------------------------------------------------------------ validators and recommenders
 
-  /** Tables parse as share.schema.table, at least one. */
+  /** Table names and whole shares or schemas (at least one, or an include regex: checked with the others). */
   private static final class TablesValidator implements ConfigDef.Validator {
     @Override
     @SuppressWarnings("unchecked")
     public void ensureValid(String name, Object value) {
-      try {
-        parseTables(value == null ? List.of() : (List<String>) value);
-      } catch (DeltaSharingException e) {
-        throw new ConfigException(name, value, e.getMessage());
+      List<String> entries = value == null ? List.of() : (List<String>) value;
+      if (entries.stream().anyMatch(e -> !e.trim().isEmpty())) {
+        new TableSelection(entries, List.of(), List.of());
       }
     }
 
     @Override
     public String toString() {
-      return "<share>.<schema>.<table>[,...]";
+      return "<share>.<schema>.<table>, <share>.<schema>.* or <share>.*, comma-separated";
+    }
+  }
+
+  /** Comma-separated Java regular expressions. */
+  private static final class RegexesValidator implements ConfigDef.Validator {
+    @Override
+    @SuppressWarnings("unchecked")
+    public void ensureValid(String name, Object value) {
+      TableSelection.regexes(name, value == null ? List.of() : (List<String>) value);
+    }
+
+    @Override
+    public String toString() {
+      return "regular expressions, comma-separated";
     }
   }
 

@@ -1,9 +1,11 @@
 package io.sharestream.kafka;
 
 import io.sharestream.common.client.DeltaSharingClient;
+import io.sharestream.common.client.Sleeper;
 import io.sharestream.common.errors.DeltaSharingException;
 import io.sharestream.common.planner.Position;
 import io.sharestream.common.profile.TableRef;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,7 +22,8 @@ import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 
 /**
- * Streams new rows of Delta Sharing tables into Kafka topics: tables are spread over up to {@code tasks.max} tasks
+ * Streams new rows of Delta Sharing tables into Kafka topics: the tables {@link TableSelection} selects (named, or
+ * listed in shares and watched by {@link TableDiscovery}) are spread over up to {@code tasks.max} tasks
  * ({@link DeltaSharingSourceTask}) by {@link TableAssignment}; settings are {@link DeltaSharingSourceConfig}'s.
  * {@link #validate} checks each setting, then the config against the server ({@link Preflight}). Exactly-once
  * capable: records are deterministic for an offset, so a worker with {@code exactly.once.source.support=enabled}
@@ -29,9 +32,13 @@ import org.apache.kafka.connect.source.SourceConnector;
 public final class DeltaSharingSourceConnector extends SourceConnector {
   /** Task setting: the task's number among the connector's tasks (for metric names). */
   static final String TASK_ID = "sharestream.task.id";
+  /** How long {@link #taskConfigs} waits for the first listing of the shares (Connect asks again after a failure). */
+  private static final Duration FIRST_LISTING_WAIT = Duration.ofSeconds(10);
 
   private Map<String, String> props;
-  private List<TableRef> tables;
+  private TableSelection selection;
+  /** With patterns in the selection: the shares' watch; else null. */
+  private TableDiscovery discovery;
 
   @Override
   public String version() {
@@ -42,7 +49,12 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
   public void start(Map<String, String> props) {
     DeltaSharingSourceConfig config = new DeltaSharingSourceConfig(props);
     this.props = new HashMap<>(props);
-    this.tables = config.tables();
+    this.selection = config.tableSelection();
+    if (selection.hasPatterns()) {
+      discovery = new TableDiscovery(props.getOrDefault("name", "connector"), selection,
+          new DeltaSharingClient(config.profile(), config.clientSettings(Sleeper.REAL)),
+          config.tablesDiscoveryInterval(), context::requestTaskReconfiguration);
+    }
   }
 
   @Override
@@ -50,12 +62,18 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
     return DeltaSharingSourceTask.class;
   }
 
-  /** The tables over {@code min(maxTasks, tables)} tasks as {@link TableAssignment} spreads them. */
+  /**
+   * The selected tables over {@code min(maxTasks, tables)} tasks as {@link TableAssignment} spreads them, each task
+   * given its tables by name.
+   */
   @Override
   public List<Map<String, String>> taskConfigs(int maxTasks) {
+    List<TableRef> tables = discovery == null ? selection.named() : discovery.tables(FIRST_LISTING_WAIT);
     List<Map<String, String>> configs = new ArrayList<>();
     for (List<TableRef> group : TableAssignment.assign(tables, maxTasks)) {
       Map<String, String> c = new HashMap<>(props);
+      c.remove(DeltaSharingSourceConfig.TABLES_INCLUDE_REGEX);
+      c.remove(DeltaSharingSourceConfig.TABLES_EXCLUDE_REGEX);
       c.put(DeltaSharingSourceConfig.TABLES, group.stream().map(TableRef::toString).collect(Collectors.joining(",")));
       c.put(TASK_ID, Integer.toString(configs.size()));
       configs.add(c);
@@ -65,7 +83,10 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
 
   @Override
   public void stop() {
-    props = null;
+    if (discovery != null) {
+      discovery.close();
+      discovery = null;
+    }
   }
 
   @Override
@@ -92,7 +113,7 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
           + DeltaSharingSourceConfig.STARTING_VERSION + " or " + DeltaSharingSourceConfig.STARTING_TIMESTAMP
           + ", not both");
     }
-    keyTablesConfigured(connectorConfigs, values);
+    tablesSelected(connectorConfigs, values);
     transactionsFitTheirTimeout(connectorConfigs, values);
     if (values.values().stream().allMatch(v -> v.errorMessages().isEmpty())) {
       Preflight.check(connectorConfigs, values);
@@ -100,16 +121,30 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
     return new Config(new ArrayList<>(values.values()));
   }
 
-  /** Key columns may only name configured tables. */
-  private static void keyTablesConfigured(Map<String, String> props, Map<String, ConfigValue> values) {
+  /**
+   * The table settings select something (each is checked on its own already), and key columns name only selected
+   * tables.
+   */
+  private static void tablesSelected(Map<String, String> props, Map<String, ConfigValue> values) {
+    List<String> settings = List.of(DeltaSharingSourceConfig.TABLES, DeltaSharingSourceConfig.TABLES_INCLUDE_REGEX,
+        DeltaSharingSourceConfig.TABLES_EXCLUDE_REGEX);
+    if (settings.stream().anyMatch(n -> !values.get(n).errorMessages().isEmpty())) {
+      return;
+    }
+    TableSelection selection;
     try {
-      List<TableRef> configured = DeltaSharingSourceConfig.parseTables(List.of(
-          props.getOrDefault(DeltaSharingSourceConfig.TABLES, "").split(",")));
+      selection = new TableSelection(list(props, settings.get(0)), list(props, settings.get(1)),
+          list(props, settings.get(2)));
+    } catch (ConfigException e) {
+      Preflight.error(values, DeltaSharingSourceConfig.TABLES, e.getMessage());
+      return;
+    }
+    try {
       for (TableRef t : DeltaSharingSourceConfig.parseKeyColumns(
           props.get(DeltaSharingSourceConfig.KEY_COLUMNS)).keySet()) {
-        if (!configured.contains(t)) {
-          Preflight.error(values, DeltaSharingSourceConfig.KEY_COLUMNS, "table " + t + " is not in "
-              + DeltaSharingSourceConfig.TABLES);
+        if (!selection.matches(t)) {
+          Preflight.error(values, DeltaSharingSourceConfig.KEY_COLUMNS, "table " + t + " is not selected by "
+              + String.join(", ", settings));
         }
       }
     } catch (ConfigException | DeltaSharingException e) {
@@ -140,6 +175,10 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
     }
   }
 
+  private static List<String> list(Map<String, String> props, String name) {
+    return List.of(props.getOrDefault(name, "").split(","));
+  }
+
   private static boolean given(Map<String, String> props, String name) {
     String v = props.get(name);
     return v != null && !v.trim().isEmpty();
@@ -156,39 +195,43 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
   }
 
   /**
-   * Checks offsets a user writes with {@code PATCH /connectors/{name}/offsets}: each partition must be one of the
-   * configured tables, each offset a complete position of this connector's format for the table as it is now (same
+   * Checks offsets a user writes with {@code PATCH /connectors/{name}/offsets}: each partition must be a table the
+   * connector selects, each offset a complete position of this connector's format for the table as it is now (same
    * table id, a version that exists or the next one); a null offset resets the table to the starting options.
    */
   @Override
   public boolean alterOffsets(Map<String, String> connectorConfig, Map<Map<String, ?>, Map<String, ?>> offsets) {
     DeltaSharingSourceConfig config = new DeltaSharingSourceConfig(connectorConfig);
-    List<TableRef> configured = config.tables();
+    TableSelection selection = config.tableSelection();
     DeltaSharingClient client = null;
-    for (Map.Entry<Map<String, ?>, Map<String, ?>> e : offsets.entrySet()) {
-      try {
-        TableRef table = SourceOffsets.table(e.getKey());
-        if (!configured.contains(table)) {
-          throw new ConnectException("Table " + table + " is not in this connector's '"
-              + DeltaSharingSourceConfig.TABLES + "' " + configured + ".");
+    try {
+      for (Map.Entry<Map<String, ?>, Map<String, ?>> e : offsets.entrySet()) {
+        try {
+          TableRef table = SourceOffsets.table(e.getKey());
+          if (!selection.matches(table)) {
+            throw new ConnectException("Table " + table + " is not selected by this connector (" + selection + ").");
+          }
+          if (e.getValue() == null) {
+            continue;
+          }
+          Position p = SourceOffsets.position(e.getValue(), table);
+          if (client == null) {
+            client = new DeltaSharingClient(config.profile(), config.clientSettings(Sleeper.REAL));
+          }
+          p.checkTable(client.metadata(table, null, null).metadata().id(), table.toString());
+          long latest = client.tableVersion(table);
+          if (p.tableVersion() > latest + 1 || (p.tableVersion() == latest + 1 && p.index() >= 0)) {
+            throw new ConnectException("The offset of " + table + " is at version " + p.tableVersion() + " but the "
+                + "table's latest version is " + latest + ": use a version up to " + latest + " (index -1 and row -1 "
+                + "to read it whole), or " + (latest + 1) + " with index -1 to read only what comes next.");
+          }
+        } catch (DeltaSharingException ex) {
+          throw new ConnectException("Cannot alter the offset of " + e.getKey() + ": " + ex.getMessage(), ex);
         }
-        if (e.getValue() == null) {
-          continue;
-        }
-        Position p = SourceOffsets.position(e.getValue(), table);
-        if (client == null) {
-          client = new DeltaSharingClient(config.profile(), config.clientSettings(io.sharestream.common.client
-              .Sleeper.REAL));
-        }
-        p.checkTable(client.metadata(table, null, null).metadata().id(), table.toString());
-        long latest = client.tableVersion(table);
-        if (p.tableVersion() > latest + 1 || (p.tableVersion() == latest + 1 && p.index() >= 0)) {
-          throw new ConnectException("The offset of " + table + " is at version " + p.tableVersion() + " but the "
-              + "table's latest version is " + latest + ": use a version up to " + latest + " (index -1 and row -1 "
-              + "to read it whole), or " + (latest + 1) + " with index -1 to read only what comes next.");
-        }
-      } catch (DeltaSharingException ex) {
-        throw new ConnectException("Cannot alter the offset of " + e.getKey() + ": " + ex.getMessage(), ex);
+      }
+    } finally {
+      if (client != null) {
+        client.close();
       }
     }
     return true;

@@ -2,7 +2,11 @@ package io.sharestream.kafka;
 
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.errors.CancelledException;
+import io.sharestream.common.errors.DeltaFormatRequiredException;
+import io.sharestream.common.errors.HistoryNotSharedException;
 import io.sharestream.common.errors.ServerErrorException;
+import io.sharestream.common.errors.TableNotFoundException;
+import io.sharestream.common.errors.UnsupportedTableFeatureException;
 import io.sharestream.common.planner.Position;
 import io.sharestream.common.profile.TableRef;
 import java.io.InterruptedIOException;
@@ -27,10 +31,13 @@ import org.slf4j.LoggerFactory;
  * committed and a stop is heard while many small files are read); a table that is caught up asks for new versions once per
  * {@code poll.interval.ms}, and a poll with nothing to return waits at most a second. A table's failure from a server
  * that kept failing through every retry is logged and that table is tried again a poll interval later from its last
- * record; any other failure stops the task with a message naming the table and the fix.
+ * record. A table the server no longer shares (HTTP 404), or that cannot be streamed (history not shared, a view, a
+ * feature this reader lacks), is set aside with one log line and its metrics' state while the task goes on with the
+ * others (the connector's table discovery drops a table no longer listed; a task restart tries a set-aside table
+ * again). Any other failure stops the task with a message naming the table and the fix.
  *
- * <p>{@link #stop()} cancels an HTTP request, file read or retry wait in flight (closing the client; a thread
- * interrupt cannot free a read blocked in java.net.http) and releases every connection and thread.
+ * <p>{@link #stop()} cancels an HTTP request, file read or retry wait in flight (closing the client aborts its
+ * exchanges; a thread interrupt cannot free a blocked socket read) and releases every connection and thread.
  * With exactly-once delivery and {@code transaction.boundary=connector}, transactions end where
  * {@link TransactionBoundaries} says: at Delta versions, and inside one that takes longer than
  * {@code transaction.max.duration.ms}.
@@ -85,13 +92,14 @@ public final class DeltaSharingSourceTask extends SourceTask {
       transactions = new TransactionBoundaries(tx, config.transactionMaxDuration(), clock);
     }
     Map<TableRef, List<String>> keys = config.keyColumns();
-    for (TableRef table : config.tables()) {
+    List<TableRef> tables = config.tableSelection().named();
+    for (TableRef table : tables) {
       RecordConverter converter = new RecordConverter(table, config.topic(table), keys.getOrDefault(table, List.of()),
           config.tombstonesOnDelete(), config.timePrecisionMode(), config.fieldNameAdjustmentMode());
       streams.add(new TableStream(table, client, config.streamSettings(), converter,
           new TableMetrics(connector, task, table), config, footers, clock, tx != null));
     }
-    LOG.info("Task {} of {} streams {}", task, connector, config.tables());
+    LOG.info("Task {} of {} streams {}", task, connector, tables);
   }
 
   /** A backoff wait before a retry: counted for the table at hand, cut short by {@link #stop()}. */
@@ -155,7 +163,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
     int before = out.size();
     Position from = s.started() ? s.position() : null;
     try {
-      if (s.waiting()) {
+      if (s.waiting() || s.isSetAside()) {
         return false;
       }
       if (!s.started()) {
@@ -168,6 +176,14 @@ public final class DeltaSharingSourceTask extends SourceTask {
         return false;
       }
       s.metrics().errors.incrementAndGet();
+      String setAside = setAsideState(e);
+      if (setAside != null) {
+        s.setAside(setAside);
+        LOG.error("{} {}; it stops while the task's other tables go on (state {} in its metrics; a task restart "
+            + "tries it again): {}", s.table(), setAside.equals(TableMetrics.NOT_SHARED) ? "is no longer shared"
+            : "cannot be streamed", setAside, e.getMessage());
+        return false;
+      }
       if (e instanceof ServerErrorException) {
         LOG.warn("Reading {} failed; it is tried again {} in {} ms: {}", s.table(),
             from == null ? "from the start" : "from " + from, config.pollInterval().toMillis(), e.getMessage());
@@ -178,6 +194,23 @@ public final class DeltaSharingSourceTask extends SourceTask {
     } finally {
       current = null;
     }
+  }
+
+  /**
+   * {@link TableMetrics#NOT_SHARED} for a table the server no longer shares, {@link TableMetrics#UNREADABLE} for one
+   * that cannot be streamed, else null.
+   */
+  private static String setAsideState(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof TableNotFoundException) {
+        return TableMetrics.NOT_SHARED;
+      }
+      if (t instanceof HistoryNotSharedException || t instanceof UnsupportedTableFeatureException
+          || t instanceof DeltaFormatRequiredException) {
+        return TableMetrics.UNREADABLE;
+      }
+    }
+    return null;
   }
 
   private void idle() throws InterruptedException {

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * Checks a config against the sharing server before it is deployed, reporting each problem on the setting at
  * fault: the profile can be read, an OAuth profile's token endpoint grants a token (its failures on the
  * {@code oauth.*} setting at fault, or the profile's setting), the server is reachable and accepts the
- * credentials, every table exists and is shared with history,
+ * credentials, the shares of patterns exist, every selected table exists and is shared with history (a table a
+ * pattern selects that cannot be streamed is refused with the advice to exclude it),
  * a starting version is still available, the key columns exist. Change data that was not recorded is mentioned in
  * the log only: with {@code readChangeFeed=true} such versions are derived, not refused (SPEC §6).
  */
@@ -67,7 +68,21 @@ final class Preflight {
   private static void checkTables(DeltaSharingClient client, DeltaSharingSourceConfig config,
       StreamSettings settings, Map<String, ConfigValue> values, Map<String, String> props) {
     Map<TableRef, List<String>> keys = config.keyColumns();
-    for (TableRef table : config.tables()) {
+    TableSelection selection = config.tableSelection();
+    List<TableRef> tables;
+    try {
+      tables = selection.hasPatterns() ? selection.list(client, false) : selection.named();
+    } catch (UnauthorizedException | ServerErrorException e) {
+      error(values, settingAtFault(props, e, null), e.getMessage());
+      return;
+    } catch (DeltaSharingException e) { // a share of <share>.* or <share>.<schema>.* the server does not know
+      error(values, DeltaSharingSourceConfig.TABLES, e.getMessage());
+      return;
+    }
+    if (tables.isEmpty()) {
+      LOG.info("{} selects no table now; tables added to the shares are picked up as they appear", selection);
+    }
+    for (TableRef table : tables) {
       try {
         long latest = client.tableVersion(table);
         TableSnapshotInfo info = client.metadata(table, latest, null); // needs history sharing, as streaming does
@@ -87,7 +102,9 @@ final class Preflight {
       } catch (VersionNotAvailableException e) {
         error(values, DeltaSharingSourceConfig.STARTING_VERSION, "table " + table + ": " + e.getMessage());
       } catch (DeltaSharingException e) {
-        error(values, DeltaSharingSourceConfig.TABLES, "table " + table + ": " + e.getMessage());
+        boolean named = selection.named().contains(table);
+        error(values, selection.selectedBy(table), "table " + table + ": " + e.getMessage() + (named ? ""
+            : " Exclude it with " + DeltaSharingSourceConfig.TABLES_EXCLUDE_REGEX + " to stream the other tables."));
       }
     }
   }

@@ -1,24 +1,20 @@
 package io.sharestream.kafka;
 
 import io.sharestream.common.profile.TableRef;
-import java.lang.management.ManagementFactory;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.management.JMException;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Per-table counters of a task, registered in JMX while the task runs. A name is held by the instance that registered
- * it last (a restarted task's): a stale instance's unregister leaves it alone.
+ * Per-table counters of a task, registered in JMX while the task runs (a name held by the instance that registered it
+ * last, see {@link MBeans}).
  */
 final class TableMetrics implements TableMetricsMBean {
-  private static final Logger LOG = LoggerFactory.getLogger(TableMetrics.class);
-  /** Which instance holds each registered name. */
-  private static final Map<ObjectName, TableMetrics> HOLDERS = new HashMap<>();
+  /** {@link #getState()} of a table being streamed. */
+  static final String STREAMING = "STREAMING";
+  /** {@link #getState()} of a table the server no longer shares (HTTP 404). */
+  static final String NOT_SHARED = "NOT_SHARED";
+  /** {@link #getState()} of a table that cannot be streamed (no history shared, a view, an unsupported feature). */
+  static final String UNREADABLE = "UNREADABLE";
 
   final AtomicLong currentVersion = new AtomicLong(-1);
   final AtomicLong latestKnownVersion = new AtomicLong(-1);
@@ -28,48 +24,17 @@ final class TableMetrics implements TableMetricsMBean {
   final AtomicLong lastSuccessfulPollTime = new AtomicLong();
   final AtomicLong retries = new AtomicLong();
   final AtomicLong errors = new AtomicLong();
+  volatile String state = STREAMING;
   private final ObjectName name;
 
   TableMetrics(String connector, String task, TableRef table) {
-    ObjectName n = null;
-    try {
-      n = new ObjectName("io.sharestream.kafka:type=table-metrics,connector=" + ObjectName.quote(connector)
-          + ",task=" + ObjectName.quote(task) + ",table=" + ObjectName.quote(table.toString()));
-      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-      synchronized (HOLDERS) {
-        if (server.isRegistered(n)) {
-          server.unregisterMBean(n);
-        }
-        server.registerMBean(this, n);
-        HOLDERS.put(n, this);
-      }
-    } catch (JMException e) {
-      LOG.warn("Cannot register the metrics of {} in JMX: {}", table, e.toString());
-    }
-    this.name = n;
-  }
-
-  static ObjectName pattern(String connector) throws JMException {
-    return new ObjectName("io.sharestream.kafka:type=table-metrics,connector=" + ObjectName.quote(connector) + ",*");
+    this.name = MBeans.register("io.sharestream.kafka:type=table-metrics,connector=" + ObjectName.quote(connector)
+        + ",task=" + ObjectName.quote(task) + ",table=" + ObjectName.quote(table.toString()), this);
   }
 
   /** Unregisters this instance's name, unless another instance registered it since. */
   void unregister() {
-    if (name == null) {
-      return;
-    }
-    try {
-      synchronized (HOLDERS) {
-        if (HOLDERS.get(name) == this) {
-          HOLDERS.remove(name);
-          if (ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
-            ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
-          }
-        }
-      }
-    } catch (JMException e) {
-      LOG.debug("Cannot unregister {}: {}", name, e.toString());
-    }
+    MBeans.unregister(name, this);
   }
 
   @Override
@@ -117,5 +82,10 @@ final class TableMetrics implements TableMetricsMBean {
   @Override
   public long getErrors() {
     return errors.get();
+  }
+
+  @Override
+  public String getState() {
+    return state;
   }
 }

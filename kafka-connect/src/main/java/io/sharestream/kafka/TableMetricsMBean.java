@@ -25,4 +25,10 @@ public interface TableMetricsMBean {
 
   /** Failures that stopped the table's reading. */
   long getErrors();
+
+  /**
+   * STREAMING; NOT_SHARED once the server no longer shares the table (404); UNREADABLE once it cannot be streamed
+   * (history not shared, a view, an unsupported feature). The task goes on with its other tables.
+   */
+  String getState();
 }

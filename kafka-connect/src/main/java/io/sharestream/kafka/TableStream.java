@@ -63,6 +63,7 @@ final class TableStream implements AutoCloseable {
   private long waitUntil;
   private Position stored;
   private long storedAt;
+  private boolean setAside;
 
   /** {@code transactional}: the worker commits transactions where the connector says (at Delta versions). */
   TableStream(TableRef table, DeltaSharingClient client, StreamSettings settings, RecordConverter converter,
@@ -290,6 +291,24 @@ final class TableStream implements AutoCloseable {
       planner = null; // starts over: offset lookup and starting point again
     }
     waitUntil = clock.millis() + wait.toMillis();
+  }
+
+  /**
+   * Stops reading the table for good in this task (it is no longer shared, or cannot be streamed): {@code state}
+   * goes to its metrics.
+   */
+  void setAside(String state) {
+    resetTo(position, Duration.ZERO);
+    if (planner != null) {
+      planner.close();
+      planner = null;
+    }
+    setAside = true;
+    metrics.state = state;
+  }
+
+  boolean isSetAside() {
+    return setAside;
   }
 
   /** Whether the table waits after a failure before it is read again. */

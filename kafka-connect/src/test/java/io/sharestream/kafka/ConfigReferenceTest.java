@@ -28,7 +28,8 @@ class ConfigReferenceTest {
         assertThat(k.validator.toString()).as("valid values of %s", k.name).doesNotContain("@");
       }
     }
-    assertThat(doc).contains("| `tables` | list | *required* | `<share>.<schema>.<table>[,...]` | high |")
+    assertThat(doc).contains("| `tables` | list | `\"\"` | `<share>.<schema>.<table>, <share>.<schema>.* or <share>.*, "
+        + "comma-separated` | high |")
         .contains("| `startingVersion` | string |  | `latest, snapshot or a version >= 0` | high |")
         .contains("| `time.precision.mode` | string | `connect` | `[connect, micros, string]` | medium |")
         .contains("| `poll.interval.ms` | long | `10000` | `[1,...]` | medium |");

@@ -99,7 +99,7 @@ class ConfigValidationTest {
     assertThat(errors(valid("topic.template", "${prefix}${owner}"))).containsOnlyKeys("topic.template");
     assertThat(errors(valid("key.columns", "demo.sales.orders"))).containsOnlyKeys("key.columns");
     assertThat(errors(valid("key.columns", "demo.sales.other:id")).get("key.columns").get(0))
-        .contains("not in tables");
+        .contains("is not selected by tables");
     assertThat(errors(valid("field.name.adjustment.mode", "avro_unicode")))
         .containsOnlyKeys("field.name.adjustment.mode");
     assertThat(errors(valid("transaction.max.duration.ms", "-1"))).containsOnlyKeys("transaction.max.duration.ms");
@@ -143,6 +143,26 @@ class ConfigValidationTest {
         .contains("no column 'customer'");
     // change data not recorded is no reason to refuse: its versions are derived
     assertThat(errors(valid("tables", "demo.sales.customers", "readChangeFeed", "true"))).isEmpty();
+  }
+
+  @Test
+  void patternsAreListedOnTheServerAndEachSelectedTableThatCannotBeStreamedIsReportedWithTheWayToExcludeIt() {
+    List<String> share = errors(valid("tables", "demo.*")).get("tables");
+    assertThat(share).hasSize(2);
+    assertThat(share.get(0)).contains("demo.sales.private").contains("WITH HISTORY")
+        .contains("Exclude it with tables.exclude.regex");
+    assertThat(share.get(1)).contains("demo.sales.top_customers is a shared view");
+    assertThat(errors(valid("tables", "demo.sales.*", "tables.exclude.regex", ".*\\.(private|top_customers)",
+        "key.columns", "demo.sales.customers:customer_id"))).isEmpty();
+    assertThat(errors(valid("tables", null, "tables.include.regex", "DEMO\\.sales\\.(orders|customers)")))
+        .isEmpty();
+    assertThat(errors(valid("tables", "demo.sales.private", "tables.include.regex", "demo\\.sales\\.private"))
+        .get("tables").get(0)).as("named, so no advice to exclude").doesNotContain("Exclude");
+    assertThat(errors(valid("tables", "nope.*")).get("tables").get(0)).contains("HTTP 404");
+    assertThat(errors(valid("tables", "demo.*.orders")).get("tables").get(0)).contains("<share>.<schema>.*");
+    assertThat(errors(valid("tables", null, "tables.include.regex", "demo(")))
+        .containsOnlyKeys("tables.include.regex");
+    assertThat(errors(valid("tables", " ")).get("tables").get(0)).contains("or set tables.include.regex");
   }
 
   @Test

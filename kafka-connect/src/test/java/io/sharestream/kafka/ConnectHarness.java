@@ -18,11 +18,12 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
+import org.apache.kafka.connect.util.clusters.WorkerHandle;
 
 /**
- * A real in-process Kafka (KRaft) broker and Connect worker for a test class: connectors are deployed over the
- * worker's REST API with JSON configs and records are read back with a real consumer, values decoded from the
- * worker's JSON converter.
+ * A real in-process Kafka (KRaft) broker and distributed Connect workers for a test class: connectors are deployed
+ * over the workers' REST API with JSON configs and records are read back with a real consumer, values decoded from
+ * the workers' JSON converter.
  */
 final class ConnectHarness implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -62,6 +63,7 @@ final class ConnectHarness implements AutoCloseable {
     }
   }
 
+  /** One worker to start with (tests add more). */
   ConnectHarness(String name, boolean exactlyOnce) {
     Map<String, String> worker = new HashMap<>();
     worker.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
@@ -73,6 +75,8 @@ final class ConnectHarness implements AutoCloseable {
     // the connector and Kafka's converters declare themselves to ServiceLoader: no reflective scan of the test
     // classpath at each worker start (PluginPackageIT keeps the default discovery, as users' workers have it)
     worker.put("plugin.discovery", "service_load");
+    // the tasks of a worker that left go to the others after a second, not Connect's default 5 minutes
+    worker.put("scheduled.rebalance.max.delay.ms", "1000");
     Properties broker = new Properties();
     if (exactlyOnce) {
       worker.put("exactly.once.source.support", "enabled");
@@ -106,6 +110,19 @@ final class ConnectHarness implements AutoCloseable {
   void deploy(String name, Map<String, String> config, int tasks) throws InterruptedException {
     connect.configureConnector(name, new HashMap<>(config));
     connect.assertions().assertConnectorAndExactlyNumTasksAreRunning(name, tasks, "connector " + name + " did not start");
+  }
+
+  /**
+   * Removes the worker running task {@code task} of {@code connector} (as {@code /status} says), while it streams;
+   * the others take its work over.
+   */
+  void removeWorkerRunning(String connector, int task) {
+    String workerId = connect.connectorStatus(connector).tasks().stream().filter(t -> t.id() == task).findFirst()
+        .orElseThrow().workerId();
+    WorkerHandle holder = connect.workers().stream()
+        .filter(w -> workerId.endsWith(":" + w.url().getPort())).findFirst()
+        .orElseThrow(() -> new AssertionError("no worker " + workerId + " among " + connect.workers()));
+    connect.removeWorker(holder);
   }
 
   /** At least {@code n} records of {@code topic} (all that arrived by then), failing after {@code timeout}. */

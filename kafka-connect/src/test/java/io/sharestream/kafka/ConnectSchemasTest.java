@@ -7,6 +7,7 @@ import io.apicurio.registry.utils.converter.avro.AvroData;
 import io.apicurio.registry.utils.converter.avro.AvroDataConfig;
 import io.sharestream.common.parquet.ParquetRowReader;
 import io.sharestream.common.parquet.ReadSettings;
+import io.sharestream.common.types.DecimalType;
 import io.sharestream.common.types.PrimitiveType;
 import io.sharestream.common.types.Row;
 import io.sharestream.common.types.SchemaJson;
@@ -25,6 +26,7 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryEncoder;
@@ -42,7 +44,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Every Delta type as a Connect schema and value, through Avro and back (Apicurio's AvroData, no registry). */
+/**
+ * Every Delta type as a Connect schema and value, through Avro and back (Apicurio's AvroData, no registry); value
+ * schemas across schema changes as a registry's Avro compatibility check sees them.
+ */
 class ConnectSchemasTest {
   @TempDir Path tmp;
 
@@ -203,5 +208,70 @@ class ConnectSchemasTest {
     } else {
       assertThat(((Struct) throughAvro(value.schema, v)).getStruct(info).getString(firstName)).isEqualTo("A");
     }
+  }
+
+  /** The Avro schema the Avro converter makes of a table's value schema at {@code version}. */
+  private static org.apache.avro.Schema avroValue(StructType table, int version) {
+    ConnectSchemas.Conversion c = ConnectSchemas.struct(table, ConnectSchemas.recordName("s", "sc", "t", "Value"),
+        version, false, TimePrecisionMode.CONNECT, FieldNameAdjustmentMode.AVRO);
+    return avroData().fromConnectSchema(c.schema);
+  }
+
+  /** "B" when {@code next} reads data written with {@code previous} (BACKWARD), "F" the other way (FORWARD). */
+  private static String compatibility(org.apache.avro.Schema previous, org.apache.avro.Schema next) {
+    return (compatible(next, previous) ? "B" : "") + (compatible(previous, next) ? "F" : "");
+  }
+
+  private static boolean compatible(org.apache.avro.Schema reader, org.apache.avro.Schema writer) {
+    return SchemaCompatibility.checkReaderWriterCompatibility(reader, writer).getType()
+        == SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE;
+  }
+
+  private static StructField nullable(String name, io.sharestream.common.types.DataType type) {
+    return new StructField(name, type, true);
+  }
+
+  @Test
+  void valueSchemasAcrossAddWidenRenameAndDropAreBackwardCompatibleInAvroExceptForRequiredColumns() {
+    StructField id = new StructField("id", PrimitiveType.LONG, false);
+    StructField code = new StructField("code", PrimitiveType.STRING, false);
+    StructType v1 = new StructType(List.of(id, code, nullable("qty", PrimitiveType.INTEGER),
+        nullable("price", new DecimalType(10, 2))));
+    StructType added = new StructType(List.of(id, code, nullable("qty", PrimitiveType.INTEGER),
+        nullable("price", new DecimalType(10, 2)), nullable("note", PrimitiveType.STRING)));
+    StructType longQty = new StructType(List.of(id, code, nullable("qty", PrimitiveType.LONG),
+        nullable("price", new DecimalType(10, 2)), nullable("note", PrimitiveType.STRING)));
+    StructType widePrice = new StructType(List.of(id, code, nullable("qty", PrimitiveType.LONG),
+        nullable("price", new DecimalType(14, 2)), nullable("note", PrimitiveType.STRING)));
+    StructType renamed = new StructType(List.of(id, code, nullable("qty", PrimitiveType.LONG),
+        nullable("price", new DecimalType(14, 2)), nullable("comment", PrimitiveType.STRING)));
+    StructType dropped = new StructType(List.of(id, code, nullable("price", new DecimalType(14, 2)),
+        nullable("comment", PrimitiveType.STRING)));
+    // versions as RecordConverter numbers them: the column count, or one more than the last
+    List<org.apache.avro.Schema> history = List.of(avroValue(v1, 4), avroValue(added, 5), avroValue(longQty, 6),
+        avroValue(widePrice, 7), avroValue(renamed, 8), avroValue(dropped, 9));
+    assertThat(history.get(1).getField("note").defaultVal()).as("an added column: optional, null by default")
+        .isEqualTo(org.apache.avro.JsonProperties.NULL_VALUE);
+
+    List<String> steps = new ArrayList<>();
+    for (int i = 1; i < history.size(); i++) {
+      steps.add(compatibility(history.get(i - 1), history.get(i)));
+    }
+    // ADD COLUMN both ways; int -> long BACKWARD only (Avro promotes int to long, not back); a wider decimal both
+    // (Avro compares the bytes, not the precision); RENAME and DROP of nullable columns both ways (a rename is a
+    // drop and an add: the field's values do not carry over)
+    assertThat(steps).containsExactly("BF", "B", "BF", "BF", "BF");
+    for (org.apache.avro.Schema earlier : history) {
+      assertThat(compatible(history.get(history.size() - 1), earlier)).as("BACKWARD_TRANSITIVE").isTrue();
+    }
+
+    // a NOT NULL column renamed: a required field without a default, which no registry check accepts; dropped:
+    // BACKWARD only
+    StructType codeRenamed = new StructType(List.of(id, new StructField("sku", PrimitiveType.STRING, false),
+        nullable("price", new DecimalType(14, 2)), nullable("comment", PrimitiveType.STRING)));
+    StructType codeDropped = new StructType(List.of(id, nullable("price", new DecimalType(14, 2)),
+        nullable("comment", PrimitiveType.STRING)));
+    assertThat(compatibility(history.get(5), avroValue(codeRenamed, 10))).isEmpty();
+    assertThat(compatibility(history.get(5), avroValue(codeDropped, 10))).isEqualTo("B");
   }
 }

@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.server.DeltaSharingServer;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,10 +19,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * With the worker's exactly-once source support enabled, a worker that goes away mid-file and comes back duplicates
- * nothing and loses nothing, counted by a {@code read_committed} consumer; transactions end at poll batches or, when
- * the connector defines them, at Delta versions, and inside a version slower than the producer's transaction
- * timeout.
+ * With the worker's exactly-once source support enabled, counted by a {@code read_committed} consumer: a worker
+ * that goes away mid-file and comes back duplicates nothing and loses nothing; transactions end at poll batches or,
+ * when the connector defines them, at Delta versions, and inside a version slower than the producer's transaction
+ * timeout. On three distributed workers, a whole share streams every row once while workers join, tables are added
+ * to and removed from the share, tasks are added and the worker running a task goes away mid-stream. The cluster
+ * has one worker between tests (the multi-worker test adds two and removes them).
  */
 class ExactlyOnceTest {
   static ConnectHarness harness;
@@ -104,6 +109,81 @@ class ExactlyOnceTest {
         "connector", "producer.override.transaction.timeout.ms", "2000", "transaction.max.duration.ms", "500");
     assertThat(harness.readAll("eos-long-version.s.sc.t", true).stream()
         .map(r -> r.headers.get(RecordConverter.HEADER_VERSION)).distinct()).containsExactly("1");
+  }
+
+  @Test
+  void onThreeWorkersAWholeShareStreamsEveryRowOnceAsTablesComeAndGoTasksAreAddedAndAWorkerGoesAway()
+      throws Exception {
+    harness.connect.addWorker(); // scale-out: two workers join the one running
+    harness.connect.addWorker();
+    try {
+      harness.connect.assertions().assertExactlyNumWorkersAreUp(3, "workers did not join");
+      streamAShareThroughChanges();
+    } finally {
+      harness.connect.connectors().forEach(c -> harness.connect.deleteConnector((String) c));
+      while (harness.connect.workers().size() > 1) {
+        harness.connect.removeWorker();
+      }
+    }
+  }
+
+  private void streamAShareThroughChanges() throws Exception {
+    Map<String, DeltaTableWriter> tables = new java.util.LinkedHashMap<>();
+    DeltaSharingServer.Builder builder = DeltaSharingServer.builder();
+    for (String t : List.of("a", "b", "c", "d")) {
+      tables.put(t, DeltaTableWriter.create(tmp.resolve("share-" + t), ConnectorStreamingTest.EVENTS).commit());
+      tables.get(t).append(ConnectorStreamingTest.events(0, 300), 100);
+      if (!t.equals("d")) {
+        builder.table("s", "sc", t, tables.get(t).dir(), true);
+      }
+    }
+    server = builder.start();
+    String name = "eos-share";
+    String prefix = name + ".s.sc.";
+    Map<String, String> config = ConnectHarness.config(server.writeProfile(tmp.resolve("share.share")).toString(),
+        "s.*", "startingVersion", "0", "topic.prefix", name + ".", "exactly.once.support", "required",
+        "tasks.max", "2", "tables.discovery.interval.ms", "300", "batch.max.rows", "100");
+    harness.deploy(name, config, 2);
+    for (String t : List.of("a", "b", "c")) {
+      harness.read(prefix + t, 300, ConnectorStreamingTest.WAIT, true);
+    }
+    config.put("tasks.max", "3"); // scale-out: more tasks
+    harness.deploy(name, config, 3);
+
+    server.tables().add("s", "sc", "d", tables.get("d").dir(), true); // a new table: from version 0
+    harness.read(prefix + "d", 300, ConnectorStreamingTest.WAIT, true);
+    server.tables().remove("s.sc.c"); // unshared: it stops, the others go on
+    long deadline = System.nanoTime() + ConnectorStreamingTest.WAIT.toNanos();
+    while (harness.connect.taskConfigs(name).stream().anyMatch(c -> c.config().get("tables").contains("s.sc.c"))) {
+      assertThat(System.nanoTime()).as("s.sc.c left the task configs").isLessThan(deadline);
+      Thread.sleep(100);
+    }
+    ObjectName discovery = new ObjectName("io.sharestream.kafka:type=table-discovery,connector=\"" + name + "\"");
+    MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+    assertThat(jmx.getAttribute(discovery, "SelectedTables")).isEqualTo(3);
+    assertThat(jmx.getAttribute(discovery, "TablesAdded")).isEqualTo(1L);
+    assertThat(jmx.getAttribute(discovery, "TablesRemoved")).isEqualTo(1L);
+    tables.get("c").append(ConnectorStreamingTest.events(300, 400)); // never streamed
+
+    server.faults().storageLatency(Duration.ofMillis(500)); // each file takes a while: the kill lands mid-stream
+    for (String t : List.of("a", "b", "d")) {
+      tables.get(t).append(ConnectorStreamingTest.events(300, 1300), 100); // 10 files
+    }
+    harness.read(prefix + "a", 400, ConnectorStreamingTest.WAIT, true);
+    harness.removeWorkerRunning(name, 0); // the others take its tasks over
+    assertThat(harness.readAll(prefix + "a", true).size()).as("committed before the kill").isLessThan(1300);
+    Map<String, Integer> expected = Map.of("a", 1300, "b", 1300, "c", 300, "d", 1300);
+    for (String t : List.of("a", "b", "d")) {
+      harness.read(prefix + t, expected.get(t), ConnectorStreamingTest.WAIT, true);
+    }
+    harness.connect.assertions().assertConnectorAndExactlyNumTasksAreRunning(name, 3, "a task failed");
+    Thread.sleep(1000); // anything extra would be committed by now
+    for (Map.Entry<String, Integer> e : expected.entrySet()) {
+      List<ConnectHarness.Rec> committed = harness.readAll(prefix + e.getKey(), true);
+      assertThat(committed).as(e.getKey()).hasSize(e.getValue());
+      assertThat(committed.stream().map(ConnectHarness.Rec::id).distinct().count()).as(e.getKey())
+          .isEqualTo((long) e.getValue());
+    }
   }
 
   /**

@@ -87,6 +87,11 @@ class TaskLifecycleTest {
     return task;
   }
 
+  private static javax.management.ObjectName metrics(String table) throws Exception {
+    return new javax.management.ObjectName("io.sharestream.kafka:type=table-metrics,connector=\"connector\","
+        + "task=\"0\",table=\"" + table + "\"");
+  }
+
   private static Set<String> threads() {
     return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
         .filter(t -> t.getName().startsWith("HttpClient-") || t.getName().startsWith("sharestream-"))
@@ -164,15 +169,27 @@ class TaskLifecycleTest {
   }
 
   @Test
-  void aSharedViewFailsTheTaskAtItsStartNamingTheViewAndWhy() {
+  void aViewAndATableNoLongerSharedAreSetAsideWithTheirStateWhileTheTasksOtherTableStreams() throws Exception {
     server.tables().addView("s", "sc", "v", table.dir());
-    config.put("tables", "s.sc.v");
+    server.tables().add("s", "sc", "gone", table.dir(), true);
+    config.put("tables", "s.sc.v,s.sc.gone,s.sc.t");
+    config.put("batch.max.rows", "100");
     DeltaSharingSourceTask task = task(config);
+    server.tables().remove("s.sc.gone"); // unshared after the connector gave it to the task
     try {
-      assertThatThrownBy(task::poll).isInstanceOf(ConnectException.class)
-          .hasMessageContaining("s.sc.v is a shared view or materialized view")
-          .hasMessageContaining("no history to stream");
-      assertThat(server.requests().entries(Endpoint.QUERY)).isEmpty();
+      int total = 0;
+      for (int i = 0; i < 10 && total < 50; i++) {
+        List<SourceRecord> batch = task.poll();
+        total += batch == null ? 0 : batch.size();
+      }
+      assertThat(total).as("s.sc.t streams whole").isEqualTo(50);
+      javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+      assertThat(jmx.getAttribute(metrics("s.sc.v"), "State")).isEqualTo("UNREADABLE");
+      assertThat(jmx.getAttribute(metrics("s.sc.v"), "Errors")).isEqualTo(1L);
+      assertThat(jmx.getAttribute(metrics("s.sc.gone"), "State")).isEqualTo("NOT_SHARED");
+      assertThat(jmx.getAttribute(metrics("s.sc.t"), "State")).isEqualTo("STREAMING");
+      assertThat(server.requests().entries(Endpoint.QUERY)).as("the view is not queried")
+          .noneMatch(e -> e.path.contains("/tables/v/"));
     } finally {
       task.stop();
     }
@@ -228,7 +245,6 @@ class TaskLifecycleTest {
     try {
       Future<List<SourceRecord>> poll = poller.submit(task::poll);
       assertThat(reached.await(30, TimeUnit.SECONDS)).isTrue();
-      assertThat(threads()).anyMatch(t -> t.startsWith("HttpClient-"));
       long t0 = System.nanoTime();
       task.stop();
       assertThat(poll.get(10, TimeUnit.SECONDS)).isNull();
