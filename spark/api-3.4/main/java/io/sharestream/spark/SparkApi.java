@@ -3,6 +3,7 @@ package io.sharestream.spark;
 import io.sharestream.common.model.TableMetadata;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.paths.SparkPath;
+import org.apache.spark.sql.SQLContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.ScanBuilder;
@@ -18,7 +19,8 @@ import scala.Option;
 
 /**
  * What differs between Spark versions, for Spark 3.4 and later (3.5, 4.x): the Parquet reader factory's and file's
- * constructors, a micro-batch stream that supports {@code Trigger.AvailableNow}, and DSv2 limit push-down.
+ * constructors, a micro-batch stream (and a catalog table's DSv1 stream) that supports {@code Trigger.AvailableNow}
+ * and reports its lag, and DSv2 limit push-down.
  */
 final class SparkApi {
   /** The prefix of Spark's Parquet calendar rebase confs on this line (Spark 4 knows no other). */
@@ -40,6 +42,11 @@ final class SparkApi {
 
   static MicroBatchStream microBatchStream(ScanContext scan, String checkpointLocation) {
     return new AvailableNowStream(scan, checkpointLocation);
+  }
+
+  static CatalogTableSource catalogTableSource(SQLContext sqlContext, StructType schema,
+      SharingMicroBatchStream stream) {
+    return new AvailableNowCatalogTableSource(sqlContext, schema, (AvailableNowStream) stream);
   }
 
   static ScanBuilder scanBuilder(DeltaSharingOptions options, ClientSpec client, TableMetadata metadata,

@@ -109,13 +109,35 @@ class AvailableNowTest {
     assertThat(BATCH_ROWS.values()).hasSize(12).containsOnly(2L); // a soft budget: one file per batch
   }
 
+  @Test
+  void aCatalogTableStreamsAlikeWithItsMetrics() throws Exception {
+    // the tests' session has Delta's catalog: Spark reads the table through the source's DSv1 stream
+    spark.sql("CREATE TABLE available_now USING deltaSharing LOCATION '" + path + "'");
+    try {
+      StreamingQuery q = runToItsEnd(Map.of("startingVersion", "0", "maxFilesPerTrigger", "5"), "available_now");
+      assertThat(ids()).isEqualTo(range(0, 24));
+      assertThat(BATCH_ROWS.values()).containsExactly(10L, 10L, 4L);
+      assertThat(metrics(q.lastProgress())).containsEntry("latestVersion", "4").containsEntry("nextVersion", "5")
+          .containsEntry("versionsBehind", "0");
+    } finally {
+      spark.sql("DROP TABLE available_now");
+    }
+  }
+
   /** The source metrics of a micro-batch's progress. */
   private static Map<String, String> metrics(org.apache.spark.sql.streaming.StreamingQueryProgress progress) {
     return progress.sources()[0].metrics();
   }
 
-  /** Runs the stream with {@code Trigger.AvailableNow} into a Parquet directory until it stops by itself. */
   private StreamingQuery runToItsEnd(Map<String, String> options) throws Exception {
+    return runToItsEnd(options, null);
+  }
+
+  /**
+   * Runs the stream of the table, or of the catalog table {@code catalogTable}, with {@code Trigger.AvailableNow}
+   * into a Parquet directory until it stops by itself.
+   */
+  private StreamingQuery runToItsEnd(Map<String, String> options, String catalogTable) throws Exception {
     DataStreamReader reader = spark.readStream().format("deltaSharing");
     for (Map.Entry<String, String> o : options.entrySet()) {
       reader = reader.option(o.getKey(), o.getValue());
@@ -130,7 +152,8 @@ class AvailableNowTest {
       BATCH_ROWS.put(id, batch.count());
       batch.write().mode(SaveMode.Append).parquet(out);
     };
-    StreamingQuery q = reader.load(path).writeStream().foreachBatch(sink)
+    StreamingQuery q = (catalogTable == null ? reader.load(path) : reader.table(catalogTable)).writeStream()
+        .foreachBatch(sink)
         .option("checkpointLocation", tmp.resolve("checkpoint").toString()).trigger(Trigger.AvailableNow()).start();
     assertThat(q.awaitTermination(120_000)).as("the query stops by itself").isTrue();
     assertThat(q.exception().isEmpty()).isTrue();

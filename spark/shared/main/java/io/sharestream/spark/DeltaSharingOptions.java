@@ -174,7 +174,9 @@ public final class DeltaSharingOptions implements Serializable {
             + " and as the file in the path '" + path.substring(0, path.lastIndexOf('#')) + "'. Keep one.");
       }
       this.profile = DeltaSharingProfile.fromMap(profileFields);
-      this.table = TableRef.parse(path, "The path");
+      // Spark gives a catalog table's LOCATION as a file URI, under the warehouse directory when relative
+      // (file:/.../spark-warehouse/s.sc.t): the table is its last segment
+      this.table = TableRef.parse(path.substring(path.lastIndexOf('/') + 1), "The path");
     }
     this.streamOptions = new HashMap<>();
     for (String k : StreamOptions.NAMES) {

@@ -2,6 +2,7 @@ package io.sharestream.spark;
 
 import io.sharestream.common.model.TableMetadata;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SQLContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.ScanBuilder;
@@ -15,7 +16,7 @@ import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * What differs between Spark versions, for Spark 3.1: the Parquet reader factory's and file's constructors, a plain
- * micro-batch stream (no {@code Trigger.AvailableNow}), and limit push-down by an optimizer rule (no DSv2 limit
+ * micro-batch stream and catalog table stream (no {@code Trigger.AvailableNow}), and limit push-down by an optimizer rule (no DSv2 limit
  * push-down before 3.3).
  */
 final class SparkApi {
@@ -36,6 +37,11 @@ final class SparkApi {
 
   static MicroBatchStream microBatchStream(ScanContext scan, String checkpointLocation) {
     return new SharingMicroBatchStream(scan, checkpointLocation);
+  }
+
+  static CatalogTableSource catalogTableSource(SQLContext sqlContext, StructType schema,
+      SharingMicroBatchStream stream) {
+    return new CatalogTableSource(sqlContext, schema, stream);
   }
 
   static ScanBuilder scanBuilder(DeltaSharingOptions options, ClientSpec client, TableMetadata metadata,
