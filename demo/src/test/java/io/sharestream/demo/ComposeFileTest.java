@@ -70,7 +70,7 @@ class ComposeFileTest {
     buildOutputs = new LinkedHashMap<>();
     String pluginName = property(pom("kafka-connect/pom.xml"), "plugin.name").replace("${project.version}", version);
     buildOutputs.put("kafka-connect/target/" + pluginName, "plugin directory");
-    buildOutputs.put("spark/v3.5/target/" + child(pom("spark/v3.5/pom.xml"), "artifactId") + "-" + version + ".jar",
+    buildOutputs.put("spark-source/v3.5/target/" + child(pom("spark-source/v3.5/pom.xml"), "artifactId") + "-" + version + ".jar",
         "Spark 3.5 jar");
     Element demo = pom("demo/pom.xml");
     assertThat(read(root.resolve("demo/pom.xml"))).as("demo/pom.xml shades the runnable jar with classifier 'all'")
@@ -246,7 +246,7 @@ class ComposeFileTest {
     Dockerfile image = Dockerfile.read(root.resolve(spark.path("build").path("dockerfile").asText()));
     List<String> command = strings(spark.path("command"));
     String jar = option(command, "--jars");
-    assertThat(image.copies.stream().filter(c -> c.source.startsWith("spark/v3.5/target/")).map(c -> c.target))
+    assertThat(image.copies.stream().filter(c -> c.source.startsWith("spark-source/v3.5/target/")).map(c -> c.target))
         .containsExactly(jar);
     assertThat(image.from).allMatch(from -> from.startsWith("apache/spark:3.5."));
 

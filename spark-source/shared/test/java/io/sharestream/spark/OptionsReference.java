@@ -5,7 +5,7 @@ import java.util.List;
 /** Writes {@code docs/spark-options.md} from {@link DeltaSharingOptions#OPTIONS} and {@link SessionConfs}. */
 final class OptionsReference {
   static final String FILE = "docs/spark-options.md";
-  static final String REGENERATE = "mvn -pl spark/v3.5 test -Dtest=OptionsReferenceTest -Ddocs.write=true";
+  static final String REGENERATE = "mvn -pl spark-source/v3.5 test -Dtest=OptionsReferenceTest -Ddocs.write=true";
 
   private OptionsReference() {}
 
