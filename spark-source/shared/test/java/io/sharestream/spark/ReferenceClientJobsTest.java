@@ -6,15 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sharestream.testkit.delta.ChangeMatrix;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.jvm.MovableClock;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import io.sharestream.testkit.server.RequestLog;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -128,10 +126,11 @@ class ReferenceClientJobsTest {
 
   @Test
   void timestampsAreReadAsSparkCastsThemInTheSessionTimeZone() throws Exception {
-    MutableClock clock = new MutableClock(Instant.parse("2024-01-01T00:00:00Z"));
+    MovableClock clock = new MovableClock(); // each commit takes its timestamp from it
+    clock.set(Instant.parse("2024-01-01T00:00:00Z"));
     DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve("ts"), ChangeMatrix.SCHEMA).clock(clock).commit();
     for (int v = 1; v <= 3; v++) { // version v at v o'clock UTC: ids 2(v-1), 2(v-1)+1
-      clock.now = Instant.parse("2024-01-01T00:00:00Z").plus(Duration.ofHours(v));
+      clock.set(Instant.parse("2024-01-01T00:00:00Z").plus(Duration.ofHours(v)));
       t.append(ChangeMatrix.rows(2L * (v - 1), 2L * v));
     }
     String path = serve("ts", t);
@@ -231,29 +230,5 @@ class ReferenceClientJobsTest {
         .filter(e -> e.endpoint == Endpoint.VERSION || e.endpoint == Endpoint.QUERY).collect(Collectors.toList());
     assertThat(streamed).extracting(e -> e.userAgent).isNotEmpty()
         .allSatisfy(ua -> assertThat(ua).startsWith(product + ClientSpec.STREAMING_AGENT + " ").contains(engine));
-  }
-
-  /** A clock the test sets: each commit takes its timestamp from it. */
-  private static final class MutableClock extends Clock {
-    volatile Instant now;
-
-    MutableClock(Instant now) {
-      this.now = now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
   }
 }
