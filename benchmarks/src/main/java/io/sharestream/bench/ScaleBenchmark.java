@@ -10,6 +10,7 @@ import io.sharestream.testkit.delta.DeltaAction.AddFile;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.Samples;
 import io.sharestream.testkit.server.DeltaSharingServer;
+import io.sharestream.testkit.server.Endpoint;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,15 +30,19 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * The Kafka connector at scale, each case in a real standalone Connect worker in a JVM of its own with
  * {@code -Xmx256m} ({@link WorkerJvm}; the KRaft broker, the consumer counting records and the kit's server in this
  * JVM), beside the core alone streaming the same tables without Kafka in this JVM ({@link CoreDrain}): (a) one
- * connector over 200 tables with {@code tasks.max=4}; (b) one version of 100,000 files; (c) a stream starting 10,000
- * versions behind. Rates count from the connector's creation to the last record consumed; heaps are the worker JVM's
- * peak live heap (after a collection) beside the same JVM at rest (the worker started, no connector yet).
+ * connector over 200 tables with {@code tasks.max=4}, beside the same rows as one table in one task; (b) one version
+ * of 100,000 files; (c) a stream starting 10,000 versions behind; (d) version requests per minute of 200 idle
+ * tables, with and without backoff. Rates count from the connector's creation to the last record consumed; heaps are
+ * the worker JVM's peak live heap (after a collection) beside the same JVM at rest (the worker started, no connector
+ * yet).
  *
  * <pre>
  * mvn -q -B package -DskipTests -pl benchmarks -am
  * java -Xmx2g -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) io.sharestream.bench.ScaleBenchmark
  * </pre>
- * (argument {@code tables}, {@code files} or {@code versions}: that case only)
+ * (argument {@code tables}, {@code files}, {@code versions} or {@code idle}: that case only; {@code
+ * -Dbench.allWorkers=true}: (a) also with an 8 MB producer buffer and in a 512 MiB worker; {@code -Dbench.tasks=N}:
+ * (a) with tasks.max=N)
  */
 public final class ScaleBenchmark {
   private static final String WORKER_HEAP = "256m";
@@ -53,6 +58,10 @@ public final class ScaleBenchmark {
   private static final int ROWS_PER_TABLE = 10_000;
   private static final int FILES = 100_000;
   private static final int VERSIONS = 10_000;
+  /** (d): idle tables' version requests are counted over this window, after {@link #IDLE_SETTLE}. */
+  private static final Duration IDLE_WINDOW = Duration.ofSeconds(60);
+  /** Long enough for the default backoff (10, 20, 40, 60 s) to reach its ceiling. */
+  private static final Duration IDLE_SETTLE = Duration.ofSeconds(70);
 
   private static int runs;
 
@@ -75,6 +84,9 @@ public final class ScaleBenchmark {
       }
       if (only.equals("all") || only.equals("versions")) {
         versions(kafka, dir, footers);
+      }
+      if (only.equals("all") || only.equals("idle")) {
+        idle(kafka, dir);
       }
     } finally {
       kafka.stop();
@@ -102,20 +114,34 @@ public final class ScaleBenchmark {
       builder.table("s", "b", "t" + i, t.dir(), true);
       refs.add(new TableRef("s", "b", "t" + i));
     }
-    System.out.printf("    (wrote %d tables in %.0f s)%n", TABLES, (System.nanoTime() - t0) / 1e9);
+    // the ceiling: the same rows as one table (one file per version) in one task
+    DeltaTableWriter one = DeltaTableWriter.create(dir.resolve("one"), Samples.ORDERS).commit();
+    for (int i = 0; i < TABLES; i++) {
+      appendCopy(first, source, one, String.format("part-%05d", i));
+    }
+    builder.table("s", "b", "one", one.dir(), true);
+    System.out.printf("    (wrote %d tables in %.0f s)%n", TABLES + 1, (System.nanoTime() - t0) / 1e9);
     try (DeltaSharingServer server = builder.start()) {
       CoreDrain core = CoreDrain.run(client(server), refs, "0", footers, TIME_LIMIT_SECONDS);
       double coreRate = core.rows / core.seconds;
-      for (Map<String, String> run : worker(kafka, server, dir, refs, 4, (long) TABLES * ROWS_PER_TABLE, true,
-          false)) {
+      int tasks = Integer.getInteger("bench.tasks", 4);
+      for (Map<String, String> run : worker(kafka, server, dir, refs, tasks, (long) TABLES * ROWS_PER_TABLE,
+          Boolean.getBoolean("bench.allWorkers"), false)) {
         long records = Long.parseLong(run.get("records"));
         double rate = rate(run, records);
-        System.out.printf("(a) %d tables of %,d rows, one connector, tasks.max=4 (%s): first rows of every table "
+        System.out.printf("(a) %d tables of %,d rows, one connector, tasks.max=%d (%s): first rows of every table "
             + "within %.1f s (the first table's after %.1f s); %,d rows in %.1f s: %,.0f rows/s; the core alone, "
             + "the same tables one after the other without Kafka: %,.0f rows/s; ratio %.2f%n", TABLES, ROWS_PER_TABLE,
-            run.get("setting"), seconds(run, "allFirstMs"), seconds(run, "firstMs"), records,
+            tasks, run.get("setting"), seconds(run, "allFirstMs"), seconds(run, "firstMs"), records,
             seconds(run, "doneMs"), rate, coreRate, rate / coreRate);
         heap(run);
+        Map<String, String> single = worker(kafka, server, dir, List.of(new TableRef("s", "b", "one")), 1,
+            (long) TABLES * ROWS_PER_TABLE, false, false).get(0);
+        double singleRate = rate(single, Long.parseLong(single.get("records")));
+        System.out.printf("(a) the same rows as one table (%d files) in one task (%s): %,.0f rows/s; the %d tables "
+            + "over %d tasks at %.2f of it (goal 0.80)%n", TABLES, single.get("setting"), singleRate, TABLES, tasks,
+            rate / singleRate);
+        heap(single);
       }
     }
   }
@@ -174,6 +200,90 @@ public final class ScaleBenchmark {
           records / done, coreVersions, core.versions, core.rows, records / done / coreVersions);
       heap(run);
     }
+  }
+
+  /**
+   * (d) 200 idle one-version tables (one row each), one connector, tasks.max=4: once every table's row arrived and
+   * {@link #IDLE_SETTLE} passed, the kit server's version requests over {@link #IDLE_WINDOW}, with the default
+   * polling and with the backoff off (poll.interval.max.ms = poll.interval.ms); then the commit-to-record latency of
+   * a commit to an idle table, and of one to the same table just after (now active).
+   */
+  private static void idle(EmbeddedConnectCluster kafka, Path dir) throws Exception {
+    DeltaSharingServer.Builder builder = DeltaSharingServer.builder();
+    List<TableRef> refs = new ArrayList<>();
+    List<DeltaTableWriter> writers = new ArrayList<>();
+    for (int i = 0; i < TABLES; i++) {
+      DeltaTableWriter t = DeltaTableWriter.create(dir.resolve("idle" + i), Samples.ORDERS).commit();
+      if (writers.isEmpty()) {
+        t.append(Samples.orders(0, 1));
+      } else {
+        appendCopy(writers.get(0), writers.get(0).snapshot().files().iterator().next(), t, "part-00000");
+      }
+      writers.add(t);
+      builder.table("s", "b", "idle" + i, t.dir(), true);
+      refs.add(new TableRef("s", "b", "idle" + i));
+    }
+    try (DeltaSharingServer server = builder.start()) {
+      String profile = server.writeProfile(Files.createTempFile(dir, "idle", ".share")).toString();
+      List<String> names = new ArrayList<>();
+      refs.forEach(t -> names.add(t.toString()));
+      String[][] pollings = {{}, {"poll.interval.max.ms", "10000"}};
+      double[] perMinute = new double[pollings.length];
+      for (int p = 0; p < pollings.length; p++) {
+        String setting = pollings[p].length == 0 ? "defaults: poll.interval.ms=10000, poll.interval.max.ms=60000"
+            : "poll.interval.max.ms=10000 (no backoff)";
+        String prefix = "x" + (++runs) + ".";
+        List<String> topics = new ArrayList<>();
+        refs.forEach(t -> topics.add(prefix + t));
+        List<String> extra = new ArrayList<>(List.of("tasks.max", "4", "startingVersion", "0", "name", "idle"));
+        extra.addAll(List.of(pollings[p]));
+        Map<String, String> connector = ConnectorBenchmark.connector(profile, String.join(",", names), prefix,
+            extra.toArray(new String[0]));
+        Consumed all = new Consumed(kafka, topics, TABLES, false, 0);
+        try (WorkerJvm worker = WorkerJvm.start(WORKER_HEAP, kafka.kafka().bootstrapServers(), Map.of(), connector,
+            dir)) {
+          if (!all.awaitWhile(worker::alive, Duration.ofSeconds(TIME_LIMIT_SECONDS))) {
+            throw new IllegalStateException("only " + all.count.get() + " of " + TABLES + " tables' rows arrived");
+          }
+          Thread.sleep(IDLE_SETTLE.toMillis());
+          server.requests().clear();
+          Thread.sleep(IDLE_WINDOW.toMillis());
+          int versions = server.requests().count(Endpoint.VERSION);
+          int requests = server.requests().entries().size();
+          perMinute[p] = versions * 60.0 / IDLE_WINDOW.toSeconds();
+          System.out.printf("(d) %d idle tables, tasks.max=4, %s: %,.0f version requests/min (%,.0f requests/min "
+              + "in all) over %d s, %d s after every table's row arrived%n", TABLES, setting, perMinute[p],
+              requests * 60.0 / IDLE_WINDOW.toSeconds(), IDLE_WINDOW.toSeconds(), IDLE_SETTLE.toSeconds());
+          DeltaTableWriter t = writers.get(p); // a table idle since the start (another in each run)
+          String topic = topics.get(p);
+          double idleLatency = latency(kafka, worker, t, topic, 2);
+          double activeLatency = latency(kafka, worker, t, topic, 3);
+          System.out.printf("    commit-to-record latency: an idle table %.1f s, the same table right after "
+              + "(active) %.1f s%n", idleLatency, activeLatency);
+          heap(withSetting(worker.report(), setting));
+        }
+      }
+      System.out.printf("(d) version requests/min for %d idle tables: %,.0f with the default backoff, %,.0f without: "
+          + "%.2f of them%n", TABLES, perMinute[0], perMinute[1], perMinute[0] / perMinute[1]);
+    }
+  }
+
+  /** Seconds from a one-row commit to {@code t} until its record, the topic's {@code expected}th, arrived. */
+  private static double latency(EmbeddedConnectCluster kafka, WorkerJvm worker, DeltaTableWriter t, String topic,
+      long expected) throws Exception {
+    long t0 = System.nanoTime();
+    t.append(Samples.orders(expected, expected + 1));
+    Consumed c = new Consumed(kafka, topic, expected, false, 0);
+    if (!c.awaitWhile(worker::alive, Duration.ofSeconds(180))) {
+      return -1;
+    }
+    return (c.last - t0) / 1e9;
+  }
+
+  private static Map<String, String> withSetting(Map<String, String> report, String setting) {
+    Map<String, String> m = new HashMap<>(report);
+    m.put("setting", setting);
+    return m;
   }
 
   /**

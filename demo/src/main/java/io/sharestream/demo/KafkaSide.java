@@ -94,6 +94,7 @@ final class KafkaSide implements AutoCloseable {
     config.put("key.columns", table + ":event_id");
     config.put("topic.prefix", "deltasharing.");
     config.put("poll.interval.ms", "1000");
+    config.put("poll.interval.max.ms", "1000"); // the demo shows each commit within a second
     config.put("topic.creation.default.replication.factor", "1");
     config.put("topic.creation.default.partitions", "1");
     String body = JSON.writerWithDefaultPrettyPrinter().writeValueAsString(config);

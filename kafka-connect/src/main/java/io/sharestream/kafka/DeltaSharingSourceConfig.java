@@ -6,6 +6,7 @@ import io.sharestream.common.client.Sleeper;
 import io.sharestream.common.errors.DeltaSharingException;
 import io.sharestream.common.planner.StreamOptions;
 import io.sharestream.common.planner.StreamSettings;
+import io.sharestream.common.planner.VersionPolling;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.TableRef;
 import java.nio.file.Path;
@@ -167,11 +168,30 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   // ------------------------------------------------------------------ polling
 
   public static final String POLL_INTERVAL_MS = "poll.interval.ms";
-  private static final String POLL_INTERVAL_MS_DOC = "How often a caught-up table asks the server for new versions.";
+  private static final String POLL_INTERVAL_MS_DOC = "How often a caught-up table asks the server for new versions "
+      + "(less often while it does not change: see poll.interval.max.ms).";
+
+  public static final String POLL_INTERVAL_MAX_MS = "poll.interval.max.ms";
+  private static final String POLL_INTERVAL_MAX_MS_DOC = "Longest wait between an unchanging table's version "
+      + "requests: while a table has no new version the wait doubles from poll.interval.ms up to this; a new version "
+      + "brings it back to poll.interval.ms at once. A table that changes is then seen within poll.interval.ms, one "
+      + "quiet for a while within this, and idle tables cost the provider one request each per this interval (200 "
+      + "tables at the defaults: 200 requests a minute instead of 1,200). The default, a minute, is a lag after a "
+      + "quiet spell that most table-level pipelines tolerate; when it is not set and poll.interval.ms is longer, "
+      + "poll.interval.ms. At least poll.interval.ms; equal to it: every interval, without backing off.";
 
   public static final String BATCH_MAX_ROWS = "batch.max.rows";
   private static final String BATCH_MAX_ROWS_DOC = "Most records one poll() returns (a transaction with exactly-once "
       + "delivery and transaction.boundary=poll).";
+
+  public static final String RECORDS_IN_FLIGHT_MAX = "records.in.flight.max";
+  private static final String RECORDS_IN_FLIGHT_MAX_DOC = "Most records of a task the worker holds unacknowledged "
+      + "by the broker; a poll returns fewer, or none after 100 ms, rather than more. The worker keeps each record "
+      + "(about 2 KB of heap with its value, headers, offset and serialized bytes) until the broker acknowledges it, "
+      + "and the producer's buffer.memory (32 MB) bounds only serialized bytes, hundreds of thousands of small "
+      + "records per task: without this bound, tasks that read faster than the broker takes fill the worker's heap. "
+      + "The default, about 10 MB of records per task, keeps 4 tasks well within a 256 MiB worker and is far more "
+      + "than one produce request carries (batch.size, 16 KB per partition), so a task always has records to send.";
 
   public static final String TRANSACTION_MAX_DURATION_MS = "transaction.max.duration.ms";
   private static final String TRANSACTION_MAX_DURATION_MS_DOC = "With exactly-once delivery and "
@@ -294,8 +314,12 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
     o = 0;
     d.define(POLL_INTERVAL_MS, Type.LONG, 10_000L, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
         POLL_INTERVAL_MS_DOC, GROUP_POLLING, ++o, Width.SHORT, "Poll interval (ms)");
+    d.define(POLL_INTERVAL_MAX_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(1),
+        Importance.LOW, POLL_INTERVAL_MAX_MS_DOC, GROUP_POLLING, ++o, Width.SHORT, "Poll interval max (ms)");
     d.define(BATCH_MAX_ROWS, Type.INT, 10_000, ConfigDef.Range.atLeast(1), Importance.MEDIUM, BATCH_MAX_ROWS_DOC,
         GROUP_POLLING, ++o, Width.SHORT, "Max records per poll");
+    d.define(RECORDS_IN_FLIGHT_MAX, Type.INT, 5_000, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
+        RECORDS_IN_FLIGHT_MAX_DOC, GROUP_POLLING, ++o, Width.SHORT, "Max records in flight");
     d.define(TRANSACTION_MAX_DURATION_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
         TRANSACTION_MAX_DURATION_MS_DOC, GROUP_POLLING, ++o, Width.SHORT, "Transaction max duration (ms)");
     d.define(VERSIONS_PER_REQUEST, Type.INT, StreamOptions.MAX_VERSIONS_PER_RPC_DEFAULT, ConfigDef.Range.atLeast(1),
@@ -332,6 +356,10 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
     String problem = credentialProblem(props);
     if (problem != null) {
       throw new ConfigException(credentialSetting(props), null, problem);
+    }
+    String ceiling = pollIntervalMaxProblem(props, getLong(POLL_INTERVAL_MS), getLong(POLL_INTERVAL_MAX_MS));
+    if (ceiling != null) {
+      throw new ConfigException(POLL_INTERVAL_MAX_MS, getLong(POLL_INTERVAL_MAX_MS), ceiling);
     }
     tableSelection = new TableSelection(getList(TABLES), getList(TABLES_INCLUDE_REGEX),
         getList(TABLES_EXCLUDE_REGEX));
@@ -429,8 +457,17 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
     return Duration.ofMillis(getLong(POLL_INTERVAL_MS));
   }
 
+  /** Version polls every poll.interval.ms, backing off up to poll.interval.max.ms (or the interval if longer). */
+  public VersionPolling versionPolling() {
+    return VersionPolling.every(pollInterval()).backingOffUpTo(Duration.ofMillis(getLong(POLL_INTERVAL_MAX_MS)));
+  }
+
   public int batchMaxRows() {
     return getInt(BATCH_MAX_ROWS);
+  }
+
+  public int recordsInFlightMax() {
+    return getInt(RECORDS_IN_FLIGHT_MAX);
   }
 
   /** Zero: connector-defined transactions end at versions only. */
@@ -443,6 +480,15 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   }
 
   // ------------------------------------------------------------------ parsing shared with validation
+
+  /** Why poll.interval.max.ms, as set in {@code props}, is below {@code interval}; null when it is not. */
+  static String pollIntervalMaxProblem(Map<String, String> props, long interval, long max) {
+    if (!props.containsKey(POLL_INTERVAL_MAX_MS) || max >= interval) {
+      return null; // unset, the default gives way to a longer interval
+    }
+    return "must be at least " + POLL_INTERVAL_MS + " (" + interval + " ms); equal to it, a table asks for new "
+        + "versions every interval without backing off";
+  }
 
   static Map<TableRef, List<String>> parseKeyColumns(String spec) {
     Map<TableRef, List<String>> out = new LinkedHashMap<>();

@@ -115,6 +115,7 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
     }
     tablesSelected(connectorConfigs, values);
     transactionsFitTheirTimeout(connectorConfigs, values);
+    pollCeilingCoversTheInterval(connectorConfigs, values);
     if (values.values().stream().allMatch(v -> v.errorMessages().isEmpty())) {
       Preflight.check(connectorConfigs, values);
     }
@@ -172,6 +173,18 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
       }
     } catch (NumberFormatException e) {
       // the worker reports a malformed producer setting
+    }
+  }
+
+  /** poll.interval.max.ms, when set, is at least poll.interval.ms. */
+  private static void pollCeilingCoversTheInterval(Map<String, String> props, Map<String, ConfigValue> values) {
+    Object interval = values.get(DeltaSharingSourceConfig.POLL_INTERVAL_MS).value();
+    Object max = values.get(DeltaSharingSourceConfig.POLL_INTERVAL_MAX_MS).value();
+    if (interval instanceof Long && max instanceof Long) {
+      String problem = DeltaSharingSourceConfig.pollIntervalMaxProblem(props, (Long) interval, (Long) max);
+      if (problem != null) {
+        Preflight.error(values, DeltaSharingSourceConfig.POLL_INTERVAL_MAX_MS, problem);
+      }
     }
   }
 

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTask;
@@ -26,15 +27,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Streams its share of the connector's tables. Each {@link #poll()} visits the tables in turn, reading rows until
+ * Streams its share of the connector's tables. Each {@link #poll()} visits the tables in turn (a table whose file
+ * is open when the poll ends is the next poll's first, so a task holds one file open), reading rows until
  * {@code batch.max.rows} records are ready or, at the next file boundary, about a second has passed (so offsets are
- * committed and a stop is heard while many small files are read); a table that is caught up asks for new versions once per
- * {@code poll.interval.ms}, and a poll with nothing to return waits at most a second. A table's failure from a server
- * that kept failing through every retry is logged and that table is tried again a poll interval later from its last
- * record. A table the server no longer shares (HTTP 404), or that cannot be streamed (history not shared, a view, a
- * feature this reader lacks), is set aside with one log line and its metrics' state while the task goes on with the
- * others (the connector's table discovery drops a table no longer listed; a task restart tries a set-aside table
- * again). Any other failure stops the task with a message naming the table and the fix.
+ * committed and a stop is heard while many small files are read); a table that is caught up asks for new versions
+ * every {@code poll.interval.ms}, less often while it does not change, and a poll with nothing to return waits at
+ * most a second. The worker holds at most {@code records.in.flight.max} of the task's records unacknowledged
+ * ({@link RecordsInFlight}): a poll returns fewer records, or none after 100 ms, rather than more. A table's failure
+ * from a server that kept failing through every retry is logged and that table is tried again a poll interval later
+ * from its last record. A table the server no longer shares (HTTP 404), or that cannot be streamed (history not
+ * shared, a view, a feature this reader lacks), is set aside with one log line and its metrics' state while the task
+ * goes on with the others (the connector's table discovery drops a table no longer listed; a task restart tries a
+ * set-aside table again). Any other failure stops the task with a message naming the table and the fix.
  *
  * <p>{@link #stop()} cancels an HTTP request, file read or retry wait in flight (closing the client aborts its
  * exchanges; a thread interrupt cannot free a blocked socket read) and releases every connection and thread.
@@ -57,6 +61,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
   /** With connector-defined transactions: where they end; else null. */
   private TransactionBoundaries transactions;
   private ExecutorService footers;
+  private RecordsInFlight inFlight;
   private int next;
   private volatile TableStream current;
   private boolean stopping; // guarded by guard
@@ -87,6 +92,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
       t.setDaemon(true);
       return t;
     });
+    inFlight = new RecordsInFlight(config.recordsInFlightMax());
     TransactionContext tx = context.transactionContext();
     if (tx != null) {
       transactions = new TransactionBoundaries(tx, config.transactionMaxDuration(), clock);
@@ -100,6 +106,12 @@ public final class DeltaSharingSourceTask extends SourceTask {
           new TableMetrics(connector, task, table), config, footers, clock, tx != null));
     }
     LOG.info("Task {} of {} streams {}", task, connector, tables);
+  }
+
+  /** A record the broker acknowledged (or the worker dropped): room for another. */
+  @Override
+  public void commitRecord(SourceRecord record, RecordMetadata metadata) {
+    inFlight.acknowledged();
   }
 
   /** A backoff wait before a retry: counted for the table at hand, cut short by {@link #stop()}. */
@@ -128,18 +140,25 @@ public final class DeltaSharingSourceTask extends SourceTask {
       polling = true;
     }
     try {
+      int budget = Math.min(config.batchMaxRows(), inFlight.room());
+      if (budget == 0) {
+        return null; // the worker has the most records it may hold of this task: it polls again at once
+      }
       List<SourceRecord> out = new ArrayList<>();
       boolean more = false;
       long deadline = clock.millis() + POLL_TIME.toMillis();
       if (transactions != null) {
         deadline = transactions.deadline(deadline);
       }
-      for (int visited = 0; visited < streams.size() && out.size() < config.batchMaxRows()
+      for (int visited = 0; visited < streams.size() && out.size() < budget
           && (visited == 0 || clock.millis() < deadline); visited++) {
         TableStream s = streams.get(next);
-        next = (next + 1) % streams.size();
-        more |= poll(s, out, deadline);
+        more |= poll(s, out, budget, deadline);
+        if (!s.midFile()) {
+          next = (next + 1) % streams.size(); // else the next poll finishes its file: one file open per task
+        }
       }
+      inFlight.handedOver(out.size());
       if (transactions != null) {
         transactions.end(out);
       }
@@ -158,7 +177,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
   }
 
   /** One table's turn; its failures handled as the class comment says. */
-  private boolean poll(TableStream s, List<SourceRecord> out, long deadline) {
+  private boolean poll(TableStream s, List<SourceRecord> out, int budget, long deadline) {
     current = s;
     int before = out.size();
     Position from = s.started() ? s.position() : null;
@@ -169,7 +188,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
       if (!s.started()) {
         s.start(context.offsetStorageReader().offset(SourceOffsets.partition(s.table())));
       }
-      return s.poll(out, config.batchMaxRows() - out.size(), deadline);
+      return s.poll(out, budget - out.size(), deadline);
     } catch (RuntimeException e) {
       out.subList(before, out.size()).clear();
       if (isStopping() || isInterruption(e)) {

@@ -10,6 +10,7 @@ import io.sharestream.common.planner.StreamPlanner;
 import io.sharestream.common.planner.StreamSettings;
 import io.sharestream.common.planner.UnitReader;
 import io.sharestream.common.planner.UnitUrls;
+import io.sharestream.common.planner.VersionPolling;
 import io.sharestream.common.planner.WorkUnit;
 import io.sharestream.common.profile.TableRef;
 import java.time.Clock;
@@ -26,10 +27,11 @@ import org.slf4j.LoggerFactory;
 /**
  * One table of a task: where it stands ({@link Position}), the files planned next, the file being read. Each
  * {@link #poll} turns rows into records until the budget is spent or the table is caught up, planning more files as
- * it goes and asking for new versions at most once per poll interval. A row's record carries the position after it,
- * so a restart resumes at the next row; the last row of a file carries the position after the file, or after its
- * version when it is the version's last file. Versions read to their end without a record to carry it get a
- * heartbeat: after a heartbeat interval, or at once with connector-defined transactions (so each ends one).
+ * it goes; a caught-up table asks for new versions every poll interval, less often while it does not change (up to
+ * {@code poll.interval.max.ms}). A row's record carries the position after it, so a restart resumes at the next
+ * row; the last row of a file carries the position after the file, or after its version when it is the version's
+ * last file. Versions read to their end without a record to carry it get a heartbeat: after a heartbeat interval,
+ * or at once with connector-defined transactions (so each ends one).
  */
 final class TableStream implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TableStream.class);
@@ -42,6 +44,7 @@ final class TableStream implements AutoCloseable {
   private final RecordConverter converter;
   private final TableMetrics metrics;
   private final Duration pollInterval;
+  private final VersionPolling polling;
   private final Duration heartbeatInterval;
   private final String heartbeatTopic;
   private final int filesPerBatch;
@@ -60,6 +63,8 @@ final class TableStream implements AutoCloseable {
   private UnitReader reader;
   private ChangeRow held;
   private long nextPlanAt;
+  /** The latest version known when the table was last found caught up. */
+  private long caughtUpTo = -1;
   private long waitUntil;
   private Position stored;
   private long storedAt;
@@ -74,6 +79,7 @@ final class TableStream implements AutoCloseable {
     this.converter = converter;
     this.metrics = metrics;
     this.pollInterval = config.pollInterval();
+    this.polling = config.versionPolling();
     this.heartbeatInterval = config.heartbeatInterval();
     this.heartbeatTopic = config.heartbeatTopic();
     this.filesPerBatch = config.filesPerBatch();
@@ -94,12 +100,17 @@ final class TableStream implements AutoCloseable {
     return planner != null;
   }
 
+  /** Whether a file is open: the budget ran out inside it. */
+  boolean midFile() {
+    return reader != null;
+  }
+
   /**
    * Connects to the table and settles where it starts: the stored offset (checked against the table's id), else the
    * starting options.
    */
   void start(Map<String, Object> storedOffset) {
-    SharingStreamPlanner started = new SharingStreamPlanner(client, table, settings, pollInterval, clock);
+    SharingStreamPlanner started = new SharingStreamPlanner(client, table, settings, polling, clock);
     converter.checkKeyColumns(started.schema());
     Position from = SourceOffsets.position(storedOffset, table);
     if (from != null) {
@@ -147,7 +158,7 @@ final class TableStream implements AutoCloseable {
         position = planEnd; // after the plan's last file: versions with nothing left count as read
         planEnd = null;
       }
-      if (clock.millis() < nextPlanAt || !plan()) {
+      if (!planDue() || !plan()) {
         break;
       }
     }
@@ -160,6 +171,14 @@ final class TableStream implements AutoCloseable {
     return reader != null || !pending.isEmpty() || clock.millis() >= nextPlanAt;
   }
 
+  /**
+   * Whether to plan now: a poll interval after the table was last found caught up, or at once when the planner has
+   * seen a newer version since (it asks the server as its version polling says, backing off while nothing changes).
+   */
+  private boolean planDue() {
+    return clock.millis() >= nextPlanAt || planner.latestVersion() > caughtUpTo;
+  }
+
   /** Plans the next files; false when the table is caught up (and waits a poll interval). */
   private boolean plan() {
     StreamPlanner.Plan p = planner.plan(position, AdmissionLimits.files(filesPerBatch));
@@ -168,6 +187,7 @@ final class TableStream implements AutoCloseable {
       position = p.end();
       if (!moved) {
         nextPlanAt = clock.millis() + pollInterval.toMillis();
+        caughtUpTo = planner.latestKnownVersion();
       }
       return moved;
     }

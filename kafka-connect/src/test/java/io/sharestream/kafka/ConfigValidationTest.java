@@ -95,6 +95,10 @@ class ConfigValidationTest {
     assertThat(errors(valid("time.precision.mode", "nanos"))).containsOnlyKeys("time.precision.mode");
     assertThat(errors(valid("datetimeRebaseMode", "GUESS"))).containsOnlyKeys("datetimeRebaseMode");
     assertThat(errors(valid("poll.interval.ms", "0"))).containsOnlyKeys("poll.interval.ms");
+    assertThat(errors(valid("poll.interval.ms", "5000", "poll.interval.max.ms", "4000")).get("poll.interval.max.ms")
+        .get(0)).contains("must be at least poll.interval.ms (5000 ms)");
+    assertThat(errors(valid("poll.interval.ms", "120000"))).as("the default ceiling gives way").isEmpty();
+    assertThat(errors(valid("records.in.flight.max", "0"))).containsOnlyKeys("records.in.flight.max");
     assertThat(errors(valid("batch.max.rows", "-5"))).containsOnlyKeys("batch.max.rows");
     assertThat(errors(valid("topic.template", "${prefix}${owner}"))).containsOnlyKeys("topic.template");
     assertThat(errors(valid("key.columns", "demo.sales.orders"))).containsOnlyKeys("key.columns");

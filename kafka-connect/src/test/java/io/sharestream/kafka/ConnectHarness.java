@@ -98,6 +98,7 @@ final class ConnectHarness implements AutoCloseable {
     c.put("profile.path", profile);
     c.put("tables", tables);
     c.put("poll.interval.ms", "200");
+    c.put("poll.interval.max.ms", "200"); // no backoff: tests commit after quiet spells and wait for the records
     c.put("topic.creation.default.replication.factor", "1"); // Connect creates the topics (the broker does not)
     c.put("topic.creation.default.partitions", "1");
     for (int i = 0; i < extra.length; i += 2) {

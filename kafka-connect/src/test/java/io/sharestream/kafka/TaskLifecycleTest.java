@@ -46,7 +46,8 @@ class TaskLifecycleTest {
     table.append(ConnectorStreamingTest.events(0, 50), 10);
     server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true).start();
     config = new HashMap<>(ConnectHarness.config(server.writeProfile(tmp.resolve("p.share")).toString(), "s.sc.t",
-        "startingVersion", "0", "batch.max.rows", "7", "poll.interval.ms", "60000"));
+        "startingVersion", "0", "batch.max.rows", "7", "poll.interval.ms", "60000",
+        "poll.interval.max.ms", "60000"));
     config.remove("connector.class");
   }
 
@@ -114,6 +115,45 @@ class TaskLifecycleTest {
       long t0 = System.nanoTime();
       assertThat(task.poll()).isNull(); // caught up: the next version poll is a minute away
       assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
+    } finally {
+      task.stop();
+    }
+  }
+
+  @Test
+  void theWorkerHoldsAtMostRecordsInFlightMaxUnacknowledgedRecordsOfTheTask() throws Exception {
+    config.put("records.in.flight.max", "10");
+    DeltaSharingSourceTask task = task(config);
+    try {
+      List<SourceRecord> handed = new java.util.ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        List<SourceRecord> batch = task.poll();
+        if (batch != null) {
+          handed.addAll(batch);
+        }
+      }
+      assertThat(handed).as("none acknowledged").hasSize(10);
+      handed.forEach(r -> task.commitRecord(r, null));
+      assertThat(task.poll()).as("acknowledged: room again").hasSize(7);
+    } finally {
+      task.stop();
+    }
+  }
+
+  @Test
+  void aTableWhoseFileIsOpenWhenAPollEndsIsReadFirstByTheNextPoll() throws Exception {
+    DeltaTableWriter other = DeltaTableWriter.create(tmp.resolve("t2"), ConnectorStreamingTest.EVENTS).commit();
+    other.append(ConnectorStreamingTest.events(0, 50), 10);
+    server.close();
+    server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true)
+        .table("s", "sc", "t2", other.dir(), true).start();
+    config.put("profile.path", server.writeProfile(tmp.resolve("p2.share")).toString());
+    config.put("tables", "s.sc.t,s.sc.t2");
+    DeltaSharingSourceTask task = task(config);
+    try {
+      List<SourceRecord> first = task.poll(); // 7 rows of a file of 10
+      List<SourceRecord> second = task.poll();
+      assertThat(second.subList(0, 3)).extracting(SourceRecord::topic).containsOnly(first.get(0).topic());
     } finally {
       task.stop();
     }

@@ -40,6 +40,7 @@ final class Kafka implements AutoCloseable {
     c.put("tables", table);
     c.put("topic.prefix", "soak.");
     c.put("poll.interval.ms", "250");
+    c.put("poll.interval.max.ms", "250"); // no idle backoff: the soak times how soon commits arrive
     c.put("topic.creation.default.replication.factor", "1");
     c.put("topic.creation.default.partitions", "1");
     for (int i = 0; i < extra.length; i += 2) {
