@@ -3,11 +3,9 @@ package io.sharestream.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sharestream.common.planner.Position;
-import java.time.Clock;
+import io.sharestream.testkit.jvm.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,31 +19,6 @@ import org.junit.jupiter.api.Test;
  * when the open transaction is due.
  */
 class TransactionBoundariesTest {
-  /** A clock the test moves. */
-  static final class TestClock extends Clock {
-    long millis;
-
-    @Override
-    public long millis() {
-      return millis;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-  }
-
   /** The commits asked for: the name of the record each comes after, or "batch" (after the poll's records). */
   static final class Commits implements TransactionContext {
     final List<String> asked = new ArrayList<>();
@@ -71,7 +44,11 @@ class TransactionBoundariesTest {
     }
   }
 
-  final TestClock clock = new TestClock();
+  final MovableClock clock = new MovableClock();
+
+  {
+    clock.set(Instant.EPOCH);
+  }
   final Commits commits = new Commits();
 
   /** A record named {@code name} whose offset is inside a version (index >= 0) or at its end (index -1). */
@@ -107,20 +84,20 @@ class TransactionBoundariesTest {
     TransactionBoundaries tx = new TransactionBoundaries(commits, Duration.ofMillis(1000), clock);
     tx.end(records(record("a", false))); // opens at 0
     assertThat(tx.deadline(5000)).as("a poll stops opening files when the transaction is due").isEqualTo(1000);
-    clock.millis = 600;
+    clock.set(Instant.ofEpochMilli(600));
     tx.end(records(record("b", false)));
     assertThat(commits.asked).isEmpty();
-    clock.millis = 1000;
+    clock.set(Instant.ofEpochMilli(1000));
     tx.end(records(record("c", false)));
     assertThat(commits.asked).containsExactly("batch");
     assertThat(tx.deadline(5000)).as("none open").isEqualTo(5000);
 
-    clock.millis = 1500;
+    clock.set(Instant.ofEpochMilli(1500));
     tx.end(records(record("d", false))); // the next piece opens at 1500
-    clock.millis = 2400;
+    clock.set(Instant.ofEpochMilli(2400));
     tx.end(records(record("e", false)));
     assertThat(commits.asked).containsExactly("batch");
-    clock.millis = 2500;
+    clock.set(Instant.ofEpochMilli(2500));
     tx.end(records(record("f", false), record("v-last", true)));
     assertThat(commits.asked).as("the version's end commits; nothing is left open").containsExactly("batch",
         "v-last");
@@ -130,12 +107,12 @@ class TransactionBoundariesTest {
   void aVersionEndingMidPollStartsTheNextTransactionsClock() {
     TransactionBoundaries tx = new TransactionBoundaries(commits, Duration.ofMillis(1000), clock);
     tx.end(records(record("a", false)));
-    clock.millis = 900;
+    clock.set(Instant.ofEpochMilli(900));
     tx.end(records(record("v1-last", true), record("v2-row", false))); // v2's piece opens at 900
-    clock.millis = 1800;
+    clock.set(Instant.ofEpochMilli(1800));
     tx.end(records(record("v2-more", false)));
     assertThat(commits.asked).containsExactly("v1-last");
-    clock.millis = 1900;
+    clock.set(Instant.ofEpochMilli(1900));
     tx.end(records(record("v2-still", false)));
     assertThat(commits.asked).containsExactly("v1-last", "batch");
   }
@@ -146,7 +123,7 @@ class TransactionBoundariesTest {
     tx.end(records());
     assertThat(commits.asked).as("nothing open").isEmpty();
     tx.end(records(record("a", false)));
-    clock.millis = 1000;
+    clock.set(Instant.ofEpochMilli(1000));
     tx.end(records());
     assertThat(commits.asked).containsExactly("batch");
   }
@@ -155,7 +132,7 @@ class TransactionBoundariesTest {
   void aMaxDurationOfZeroEndsTransactionsAtVersionsOnly() {
     TransactionBoundaries tx = new TransactionBoundaries(commits, Duration.ZERO, clock);
     tx.end(records(record("a", false)));
-    clock.millis = 3_600_000;
+    clock.set(Instant.ofEpochMilli(3_600_000));
     tx.end(records(record("b", false)));
     assertThat(commits.asked).isEmpty();
     assertThat(tx.deadline(3_601_000)).isEqualTo(3_601_000);
