@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sharestream.common.errors.Errors;
+import java.io.DataInput;
+import java.io.DataOutput;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Collections;
@@ -12,6 +14,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.nio.charset.StandardCharsets;
 
 /**
  * A file line of a query or changes response, in either response format: a snapshot file ({@code file}), a file
@@ -227,6 +230,90 @@ public final class FileAction implements SharingAction, Serializable {
   public FileAction as(Kind newKind, long newVersion, Long newTimestamp) {
     return new FileAction(newKind, id, url, partitionValues, size, numRecords, newVersion, newTimestamp,
         expirationTimestamp, modificationTime, dataChange, deletionVector, deletionVectorFileId);
+  }
+
+  /**
+   * Writes every field of this line (the URL included: callers keep what they write private) for {@link #readFrom}.
+   */
+  public void writeTo(DataOutput out) throws IOException {
+    out.writeByte(kind.ordinal());
+    writeString(out, id);
+    writeString(out, url);
+    out.writeInt(partitionValues.size());
+    for (Map.Entry<String, String> e : partitionValues.entrySet()) {
+      writeString(out, e.getKey());
+      writeString(out, e.getValue());
+    }
+    out.writeLong(size);
+    out.writeLong(numRecords);
+    writeLong(out, version);
+    writeLong(out, timestamp);
+    writeLong(out, expirationTimestamp);
+    writeLong(out, modificationTime);
+    out.writeBoolean(dataChange);
+    out.writeBoolean(deletionVector != null);
+    if (deletionVector != null) {
+      out.writeChar(deletionVector.storageType());
+      writeString(out, deletionVector.pathOrInlineDv());
+      out.writeInt(deletionVector.offset());
+      out.writeInt(deletionVector.sizeInBytes());
+      out.writeLong(deletionVector.cardinality());
+    }
+    writeString(out, deletionVectorFileId);
+  }
+
+  /** A line as {@link #writeTo} wrote it. */
+  public static FileAction readFrom(DataInput in) throws IOException {
+    Kind kind = Kind.values()[in.readByte()];
+    String id = readString(in);
+    String url = readString(in);
+    int n = in.readInt();
+    Map<String, String> pv = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      pv.put(readString(in), readString(in));
+    }
+    long size = in.readLong();
+    long numRecords = in.readLong();
+    Long version = readLong(in);
+    Long timestamp = readLong(in);
+    Long expiration = readLong(in);
+    Long modification = readLong(in);
+    boolean dataChange = in.readBoolean();
+    DeletionVectorDescriptor dv = in.readBoolean() ? new DeletionVectorDescriptor(in.readChar(), readString(in),
+        in.readInt(), in.readInt(), in.readLong()) : null;
+    return new FileAction(kind, id, url, pv, size, numRecords, version, timestamp, expiration, modification,
+        dataChange, dv, readString(in));
+  }
+
+  private static void writeString(DataOutput out, String s) throws IOException {
+    if (s == null) {
+      out.writeInt(-1);
+      return;
+    }
+    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    out.writeInt(b.length);
+    out.write(b);
+  }
+
+  private static String readString(DataInput in) throws IOException {
+    int n = in.readInt();
+    if (n < 0) {
+      return null;
+    }
+    byte[] b = new byte[n];
+    in.readFully(b);
+    return new String(b, StandardCharsets.UTF_8);
+  }
+
+  private static void writeLong(DataOutput out, Long v) throws IOException {
+    out.writeBoolean(v != null);
+    if (v != null) {
+      out.writeLong(v);
+    }
+  }
+
+  private static Long readLong(DataInput in) throws IOException {
+    return in.readBoolean() ? in.readLong() : null;
   }
 
   @Override

@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -57,6 +58,19 @@ public final class FileLister {
         ChangesRequest c = ChangesRequest.fromVersion(spec.startVersion()).endingVersion(spec.endVersion());
         return client.changes(table, pageSize == null ? c : c.maxFiles(pageSize));
       }
+    }
+  }
+
+  /** The commit time on the first file line of {@code version}'s history, or null; the rest is not listed. */
+  Long firstTimestamp(long version) {
+    try (FileListing l = open(FetchSpec.query(version, version))) {
+      while (l.hasNext()) {
+        SharingAction a = l.next();
+        if (a instanceof FileAction) {
+          return ((FileAction) a).timestamp();
+        }
+      }
+      return null;
     }
   }
 
@@ -141,11 +155,11 @@ public final class FileLister {
     return max;
   }
 
-  /** The spec's files again, with fresh URLs, by {@link #key}. */
-  public Map<String, FileAction> fresh(FetchSpec spec) {
+  /** The spec's files of {@code keys} ({@link #key}) again, with fresh URLs, by key; others are not kept. */
+  public Map<String, FileAction> fresh(FetchSpec spec, Set<String> keys) {
     Map<String, FileAction> out = new HashMap<>();
     list(spec, m -> { }, a -> {
-      if (a instanceof FileAction) {
+      if (a instanceof FileAction && keys.contains(key((FileAction) a))) {
         out.put(key((FileAction) a), (FileAction) a);
       }
     });

@@ -6,7 +6,6 @@ import io.sharestream.common.model.ProtocolInfo;
 import io.sharestream.common.model.SharingAction;
 import io.sharestream.common.model.TableMetadata;
 import io.sharestream.common.planner.CommitRules.Commit;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -17,21 +16,32 @@ import java.util.TreeMap;
 /**
  * One listing's actions grouped by version, with each version's commit time and whether change data was recorded
  * then; every metadata line is checked by the {@link SchemaTracker}, and a historical protocol needing a reader
- * feature the client does not read stops the stream at its version.
+ * feature the client does not read stops the stream at its version. Files beyond {@code filesInHeap} are spilled to
+ * local disk a version at a time ({@link VersionFiles}); files a commit rewrote without changing data (OPTIMIZE) are
+ * not kept at all, except from snapshots, where that flag says nothing.
  */
-final class ListedVersions {
+final class ListedVersions implements AutoCloseable {
   private final SchemaTracker schemas;
   private final String table;
   private final Set<String> readerFeatures;
-  private final TreeMap<Long, List<FileAction>> files = new TreeMap<>();
+  private final boolean fromSnapshots;
+  private final int filesInHeap;
+  private int inHeap;
+  private final TreeMap<Long, VersionFiles> files = new TreeMap<>();
   private final Map<Long, Long> timestamps = new HashMap<>();
   private final TreeMap<Long, Boolean> cdfEnabledFrom = new TreeMap<>();
 
-  /** A listing of {@code table} for a client reading {@code readerFeatures} (lower case). */
-  ListedVersions(SchemaTracker schemas, String table, Set<String> readerFeatures) {
+  /**
+   * A listing of {@code table} for a client reading {@code readerFeatures} (lower case); {@code fromSnapshots}: the
+   * changes derived from snapshots.
+   */
+  ListedVersions(SchemaTracker schemas, String table, Set<String> readerFeatures, boolean fromSnapshots,
+      int filesInHeap) {
     this.schemas = schemas;
     this.table = table;
     this.readerFeatures = readerFeatures;
+    this.fromSnapshots = fromSnapshots;
+    this.filesInHeap = filesInHeap;
   }
 
   /** The listing's first metadata, that of {@code start}. */
@@ -62,14 +72,33 @@ final class ListedVersions {
     if (f.version() == null) {
       throw Errors.protocol(what, f.kind() + " line without a version");
     }
-    files.computeIfAbsent(f.version(), v -> new ArrayList<>()).add(f);
     if (f.timestamp() != null) {
       timestamps.put(f.version(), f.timestamp());
     }
+    if (!f.dataChange() && !fromSnapshots) {
+      return; // a rewrite without data change (OPTIMIZE): a server should not send it for history
+    }
+    VersionFiles vf = files.computeIfAbsent(f.version(), v -> new VersionFiles());
+    if (!vf.spilled() && inHeap >= filesInHeap) {
+      inHeap -= vf.size();
+      vf.spill();
+    }
+    vf.add(f);
+    if (!vf.spilled()) {
+      inHeap++;
+    }
   }
 
+  /** The files of {@code v}, in the heap (read back from disk if they were spilled). */
   List<FileAction> files(long v) {
-    return files.getOrDefault(v, Collections.emptyList());
+    VersionFiles vf = files.get(v);
+    return vf == null ? Collections.emptyList() : vf.all();
+  }
+
+  /** The files of {@code v} in planner order when they were spilled and all add files, else null. */
+  SpilledFiles spilledAdds(long v) {
+    VersionFiles vf = files.get(v);
+    return vf != null && vf.spilled() && vf.addsOnly() ? vf.sorted() : null;
   }
 
   Commit commit(long v) {
@@ -88,5 +117,11 @@ final class ListedVersions {
   boolean cdfEnabledAt(long v) {
     Map.Entry<Long, Boolean> e = cdfEnabledFrom.floorEntry(v);
     return e != null && e.getValue();
+  }
+
+  /** Deletes what is still spilled. */
+  @Override
+  public void close() {
+    files.values().forEach(VersionFiles::close);
   }
 }

@@ -42,6 +42,8 @@ public final class SharingStreamPlanner implements StreamPlanner {
   private static final Comparator<Part> FILE_ORDER =
       Comparator.comparing((Part p) -> p.file.id()).thenComparing(p -> p.file.kind());
   private static final int CACHED_WINDOWS = 4;
+  /** Files of one listing kept in the heap; beyond them a version's files are spilled to local disk. */
+  static final int FILES_IN_HEAP = 10_000;
 
   private final DeltaSharingClient client;
   private final TableRef table;
@@ -55,6 +57,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
   private final SchemaTracker schemas;
   private final StartingVersions starts;
   private volatile boolean historyFromSnapshots;
+  private int filesInHeap = FILES_IN_HEAP;
 
   private long latest = -1;
   private long latestCheckedAt = Long.MIN_VALUE;
@@ -135,6 +138,12 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return latest;
   }
 
+  /** This planner spilling listings beyond {@code files} to disk (tests spill small tables). */
+  SharingStreamPlanner spillingBeyond(int files) {
+    this.filesInHeap = files;
+    return this;
+  }
+
   /** The latest version the server has reported, without asking (-1 before its first answer). */
   public synchronized long latestKnownVersion() {
     return latest;
@@ -154,10 +163,10 @@ public final class SharingStreamPlanner implements StreamPlanner {
       if (w == null) {
         return null;
       }
-      for (WorkUnit u : after(from, w.units(v))) {
-        files++;
-        bytes += u.file().size();
-      }
+      List<WorkUnit> units = w.units(v);
+      int first = firstUnread(from, units);
+      files += units.size() - first;
+      bytes += bytesFrom(units, first);
       v++;
     }
     for (; v <= top; v++) {
@@ -165,18 +174,29 @@ public final class SharingStreamPlanner implements StreamPlanner {
       if (w == null) {
         return null;
       }
-      for (WorkUnit u : from.isStartingVersion() || v != from.tableVersion() ? w.units(v) : after(from, w.units(v))) {
-        files++;
-        bytes += u.file().size();
-      }
+      List<WorkUnit> units = w.units(v);
+      int first = from.isStartingVersion() || v != from.tableVersion() ? 0 : firstUnread(from, units);
+      files += units.size() - first;
+      bytes += bytesFrom(units, first);
     }
     return new Backlog(files, bytes);
   }
 
-  /** The units of {@code from}'s version not yet wholly read at {@code from}. */
-  private static List<WorkUnit> after(Position from, List<WorkUnit> units) {
-    int first = (int) Math.min(units.size(), from.insideFile() ? from.index() : from.index() + 1);
-    return units.subList(first, units.size());
+  /** The first of the units of {@code from}'s version not yet wholly read at {@code from}. */
+  private static int firstUnread(Position from, List<WorkUnit> units) {
+    return (int) Math.min(units.size(), from.insideFile() ? from.index() : from.index() + 1);
+  }
+
+  /** The size of {@code units} from {@code first} on (spilled units say it without being read). */
+  private static long bytesFrom(List<WorkUnit> units, int first) {
+    if (units instanceof SpilledUnits) {
+      return ((SpilledUnits) units).bytesFrom(first);
+    }
+    long bytes = 0;
+    for (WorkUnit u : units.subList(first, units.size())) {
+      bytes += u.file().size();
+    }
+    return bytes;
   }
 
   /** The table's latest version, asked of the server now (whatever the poll interval). */
@@ -306,18 +326,25 @@ public final class SharingStreamPlanner implements StreamPlanner {
   private VersionWindow snapshot(long version) {
     FetchSpec spec = FetchSpec.snapshot(version);
     VersionWindow cached = windows.get(spec);
-    if (cached != null) {
-      return cached;
-    }
+    return cached != null ? cached : listSnapshot(version);
+  }
+
+  private VersionWindow listSnapshot(long version) {
+    FetchSpec spec = FetchSpec.snapshot(version);
     VersionWindow w = new VersionWindow(version, version, true);
-    List<FileAction> files = new ArrayList<>();
-    lister.list(spec, m -> schemas.check(m, version), a -> {
-      if (a instanceof FileAction) {
-        files.add((FileAction) a);
-      }
-    });
-    w.byVersion.put(version, units(version, CommitRules.added(files), snapshotTimestamp(version, files), true,
-        spec));
+    try (VersionFiles files = new VersionFiles()) {
+      lister.list(spec, m -> schemas.check(m, version), a -> {
+        if (a instanceof FileAction) {
+          if (files.size() >= filesInHeap) {
+            files.spill();
+          }
+          files.add((FileAction) a);
+        }
+      });
+      long ts = snapshotTimestamp(version, files);
+      w.byVersion.put(version, files.spilled() ? spilledUnits(version, files.sorted(), ts, true, spec)
+          : units(version, CommitRules.added(files.all()), ts, true, spec));
+    }
     windows.put(spec, w);
     return w;
   }
@@ -327,16 +354,16 @@ public final class SharingStreamPlanner implements StreamPlanner {
    * does not) the version's commit time from its startingVersion lines; else the newest modification time of its
    * files (delta format); else, for a version without data changes, the time the snapshot was taken.
    */
-  private long snapshotTimestamp(long version, List<FileAction> files) {
-    if (files.isEmpty()) {
+  private long snapshotTimestamp(long version, VersionFiles files) {
+    if (files.size() == 0) {
       return 0;
     }
-    if (files.get(0).timestamp() != null) {
-      return files.get(0).timestamp();
+    if (files.firstTimestamp() != null) {
+      return files.firstTimestamp();
     }
     Long ts = historyFromSnapshots ? null : starts.commitTimestamp(version);
     if (ts == null) {
-      ts = files.stream().map(FileAction::modificationTime).filter(t -> t != null).max(Long::compare).orElse(null);
+      ts = files.newestModification();
     }
     return ts != null ? ts : clock.millis();
   }
@@ -363,11 +390,16 @@ public final class SharingStreamPlanner implements StreamPlanner {
   }
 
   private ListedVersions list(FetchSpec spec) {
-    ListedVersions l = new ListedVersions(schemas, table.toString(), client.settings().readerFeatures());
+    ListedVersions l = new ListedVersions(schemas, table.toString(), client.settings().readerFeatures(),
+        spec.kind() == FetchSpec.Kind.SNAPSHOT_DIFF, filesInHeap);
     try {
       lister.list(spec, m -> l.head(m, spec.startVersion()), a -> l.action(a, "listing " + spec + " of " + table));
     } catch (InvalidRequestException | VersionNotAvailableException e) {
+      l.close();
       checkTableId(); // versions that no longer make sense may mean a recreated table: say that instead
+      throw e;
+    } catch (RuntimeException e) {
+      l.close();
       throw e;
     }
     return l;
@@ -384,10 +416,16 @@ public final class SharingStreamPlanner implements StreamPlanner {
   /** Default and skipChangeCommits modes: {@code query} from startingVersion. */
   private VersionWindow dataChangeWindow(long start, long end) {
     FetchSpec spec = FetchSpec.query(start, end);
-    ListedVersions l = list(spec);
     VersionWindow w = new VersionWindow(start, end, false);
-    for (long v = start; v <= end; v++) {
-      w.byVersion.put(v, dataChanges(l.commit(v), l.timestamp(v), l.cdfEnabledAt(v), spec));
+    try (ListedVersions l = list(spec)) {
+      for (long v = start; v <= end; v++) {
+        SpilledFiles appended = l.spilledAdds(v);
+        w.byVersion.put(v, appended != null ? spilledUnits(v, appended, l.timestamp(v), false, spec)
+            : dataChanges(l.commit(v), l.timestamp(v), l.cdfEnabledAt(v), spec));
+      }
+    } catch (RuntimeException e) {
+      w.close();
+      throw e;
     }
     windows.put(spec, w);
     return w;
@@ -410,8 +448,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
     long deleted = CommitRules.deletedRows(c);
     if (cdf) {
       FetchSpec one = FetchSpec.changes(v, v);
-      try {
-        ListedVersions l = list(one);
+      try (ListedVersions l = list(one)) {
         List<FileAction> cdc = l.commit(v).changeData;
         if (!cdc.isEmpty()) {
           once.log(v, "Change commit {} of {} removed {} and added {}: emitting its inserted and updated rows from "
@@ -456,16 +493,26 @@ public final class SharingStreamPlanner implements StreamPlanner {
       LOG.info("Change data was not recorded for version {} of {}: deriving its changes from added and removed files",
           start, table);
       FetchSpec derived = FetchSpec.query(start, start);
-      ListedVersions d = list(derived);
       VersionWindow w = new VersionWindow(start, start, false);
-      w.byVersion.put(start, units(start, CommitRules.derivedChanges(d.commit(start)), d.timestamp(start), false,
-          derived));
+      try (ListedVersions d = list(derived)) {
+        w.byVersion.put(start, units(start, CommitRules.derivedChanges(d.commit(start)), d.timestamp(start), false,
+            derived));
+      }
       windows.put(derived, w);
       return w;
     }
     VersionWindow w = new VersionWindow(start, end, false);
-    for (long v = start; v <= end; v++) {
-      w.byVersion.put(v, changeFeed(l.commit(v), l.timestamp(v), spec));
+    try {
+      for (long v = start; v <= end; v++) {
+        SpilledFiles appended = l.spilledAdds(v); // an append's changes are its added files
+        w.byVersion.put(v, appended != null ? spilledUnits(v, appended, l.timestamp(v), false, spec)
+            : changeFeed(l.commit(v), l.timestamp(v), spec));
+      }
+    } catch (RuntimeException e) {
+      w.close();
+      throw e;
+    } finally {
+      l.close();
     }
     windows.put(spec, w);
     return w;
@@ -483,9 +530,16 @@ public final class SharingStreamPlanner implements StreamPlanner {
    * only rewrote files without changing rows (OPTIMIZE) is recognized by its rows and emits nothing.
    */
   private VersionWindow snapshotDiffWindow(long start, long end) {
-    ListedVersions l = list(FetchSpec.snapshotDiff(start, end));
     VersionWindow w = new VersionWindow(start, end, false);
-    for (long v = start; v <= end; v++) {
+    try (ListedVersions l = list(FetchSpec.snapshotDiff(start, end))) {
+      snapshotDiffs(l, w);
+    }
+    windows.put(FetchSpec.snapshotDiff(start, end), w);
+    return w;
+  }
+
+  private void snapshotDiffs(ListedVersions l, VersionWindow w) {
+    for (long v = w.start; v <= w.end; v++) {
       FetchSpec one = FetchSpec.snapshotDiff(v, v); // a URL refresh lists just the two snapshots of its version
       Commit c = new Commit(v, l.files(v), true);
       long ts = l.timestamp(v);
@@ -498,8 +552,6 @@ public final class SharingStreamPlanner implements StreamPlanner {
       }
       w.byVersion.put(v, settings.readChangeFeed() ? changeFeed(c, ts, one) : dataChanges(c, ts, false, one));
     }
-    windows.put(FetchSpec.snapshotDiff(start, end), w);
-    return w;
   }
 
   /** A version's parts as units, sorted by file id (then kind) and numbered, with the version's schema. */
@@ -516,6 +568,16 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return out;
   }
 
+  /** A spilled version's units: its added files in planner order, made as they are asked for. */
+  private List<WorkUnit> spilledUnits(long v, SpilledFiles files, long ts, boolean snapshot, FetchSpec spec) {
+    StructType schema = schemas.schemaAt(v);
+    List<String> partitionColumns = schemas.partitionColumnsAt(v);
+    String id = startMetadata.id();
+    String name = table.toString();
+    return new SpilledUnits(files, (f, i) -> new WorkUnit(name, id, v, i, f, null, ts, RowSource.ADDED, false,
+        snapshot, spec, schema, partitionColumns));
+  }
+
   /** The line logged once for {@code version} (a change commit, a rewrite), or null when none was. */
   String changeCommitLog(long version) {
     return once.line(version);
@@ -526,7 +588,21 @@ public final class SharingStreamPlanner implements StreamPlanner {
   /** Units whose URLs expire within the refresh margin, refreshed; cached windows then hand out the fresh ones. */
   private List<WorkUnit> refreshExpiring(List<WorkUnit> units) {
     return ExpiringUrls.refresh(units, clock.millis() + settings.urlRefreshMargin().toMillis(), lister, windows,
-        table.toString());
+        table.toString(), this::relist);
+  }
+
+  /** A window spilled to disk, listed again whole (its URLs all fresh) in place of the cached one. */
+  private VersionWindow relist(FetchSpec spec) {
+    switch (spec.kind()) {
+      case SNAPSHOT:
+        return listSnapshot(spec.startVersion());
+      case QUERY:
+        return dataChangeWindow(spec.startVersion(), spec.endVersion());
+      case CHANGES:
+        return changeFeedWindow(spec.startVersion(), spec.endVersion());
+      default:
+        throw new IllegalStateException("only snapshot, query and changes windows are spilled, not " + spec);
+    }
   }
 
   @Override

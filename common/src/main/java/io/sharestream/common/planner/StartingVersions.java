@@ -4,9 +4,10 @@ import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.errors.DeltaFormatRequiredException;
 import io.sharestream.common.errors.InvalidRequestException;
 import io.sharestream.common.errors.VersionNotAvailableException;
-import io.sharestream.common.model.FileAction;
 import io.sharestream.common.profile.TableRef;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +23,14 @@ final class StartingVersions {
   private final TableRef table;
   private final FileLister lister;
   private final LongSupplier latest;
+  private final Map<Long, Long> commitTimestamps = new LinkedHashMap<Long, Long>() {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
+      return size() > 64;
+    }
+  };
 
   /** {@code latest} asks the server for the table's latest version. */
   StartingVersions(DeltaSharingClient client, TableRef table, FileLister lister, LongSupplier latest) {
@@ -79,18 +88,19 @@ final class StartingVersions {
    * change lines: OPTIMIZE, metadata-only) on the lines of a paged snapshot at it; null when neither says, the version
    * is no longer served, or the server answers no history in the delta format.
    */
-  Long commitTimestamp(long version) {
-    Long[] ts = {null};
-    try {
-      lister.list(FetchSpec.query(version, version), m -> { }, a -> {
-        if (ts[0] == null && a instanceof FileAction) {
-          ts[0] = ((FileAction) a).timestamp();
-        }
-      });
-      return ts[0] != null ? ts[0] : lister.snapshotCommitTimestamp(version);
-    } catch (InvalidRequestException | VersionNotAvailableException | DeltaFormatRequiredException notServed) {
-      return null;
+  synchronized Long commitTimestamp(long version) {
+    if (commitTimestamps.containsKey(version)) {
+      return commitTimestamps.get(version); // a commit's time never changes
     }
+    Long ts;
+    try {
+      ts = lister.firstTimestamp(version);
+      ts = ts != null ? ts : lister.snapshotCommitTimestamp(version);
+    } catch (InvalidRequestException | VersionNotAvailableException | DeltaFormatRequiredException notServed) {
+      ts = null;
+    }
+    commitTimestamps.put(version, ts);
+    return ts;
   }
 
   /** The earliest version in [{@code from}, {@code latest}] the server still serves (a cleaned-up log starts late). */

@@ -3,7 +3,9 @@ package io.sharestream.common.planner;
 import io.sharestream.common.client.SignedUrl;
 import io.sharestream.common.errors.Errors;
 import io.sharestream.common.model.FileAction;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -58,7 +60,12 @@ public final class UnitUrls {
   /** Lists the unit's request again and takes its files' fresh URLs. */
   private synchronized WorkUnit refreshAll() {
     WorkUnit u = unit;
-    Map<String, FileAction> fresh = lister.fresh(u.fetch());
+    Set<String> keys = new HashSet<>();
+    keys.add(FileLister.key(u.file()));
+    if (u.previous() != null) {
+      keys.add(FileLister.key(u.previous()));
+    }
+    Map<String, FileAction> fresh = lister.fresh(u.fetch(), keys);
     FileAction file = find(fresh, u.file(), u);
     FileAction previous = u.previous() == null ? null : find(fresh, u.previous(), u);
     unit = u.withFiles(file, previous);

@@ -20,4 +20,18 @@ final class VersionWindow {
   List<WorkUnit> units(long v) {
     return byVersion.getOrDefault(v, Collections.emptyList());
   }
+
+  /** Whether any version's units are spilled to disk (a URL refresh lists such a window again whole). */
+  boolean spilled() {
+    return byVersion.values().stream().anyMatch(u -> u instanceof SpilledUnits);
+  }
+
+  /** Deletes the spills of its versions. */
+  void close() {
+    byVersion.values().forEach(u -> {
+      if (u instanceof SpilledUnits) {
+        ((SpilledUnits) u).close();
+      }
+    });
+  }
 }

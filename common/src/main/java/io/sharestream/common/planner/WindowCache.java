@@ -19,7 +19,11 @@ final class WindowCache {
 
       @Override
       protected boolean removeEldestEntry(Map.Entry<FetchSpec, VersionWindow> eldest) {
-        return size() > capacity;
+        if (size() > capacity) {
+          eldest.getValue().close();
+          return true;
+        }
+        return false;
       }
     };
   }
@@ -39,13 +43,19 @@ final class WindowCache {
   }
 
   synchronized void put(FetchSpec spec, VersionWindow w) {
-    windows.put(spec, w);
+    VersionWindow replaced = windows.put(spec, w);
+    if (replaced != null && replaced != w) {
+      replaced.close();
+    }
   }
 
   /** Cached units whose {@code key} is in {@code refreshed} become the refreshed ones. */
   synchronized void replace(Map<String, WorkUnit> refreshed, Function<WorkUnit, String> key) {
     for (VersionWindow w : windows.values()) {
       w.byVersion.replaceAll((v, units) -> {
+        if (units instanceof SpilledUnits) {
+          return units; // refreshed by listing the window again whole
+        }
         List<WorkUnit> copy = new ArrayList<>(units);
         copy.replaceAll(u -> refreshed.getOrDefault(key.apply(u), u));
         return copy;
@@ -54,6 +64,7 @@ final class WindowCache {
   }
 
   synchronized void clear() {
+    windows.values().forEach(VersionWindow::close);
     windows.clear();
   }
 }

@@ -1,0 +1,174 @@
+package io.sharestream.common.planner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.sharestream.testkit.delta.Samples;
+import io.sharestream.testkit.server.Endpoint;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Listings spilled to local disk ({@link SharingStreamPlanner#spillingBeyond}: here beyond one file, so every
+ * version of the kit's change matrix with more than one file is spilled) plan and read exactly what listings in the
+ * heap do, in every mode, from every position, with URL refreshes and backlogs, and leave no file behind.
+ */
+class SpilledListingsTest {
+  private static final List<Map<String, String>> MODES = List.of(
+      Map.of("startingVersion", "0"),
+      Map.of("startingVersion", "0", "skipChangeCommits", "true"),
+      Map.of("startingVersion", "0", "readChangeFeed", "true"),
+      Map.of("startingVersion", "snapshot"),
+      Map.of("startingVersion", "snapshot", "readChangeFeed", "true"));
+
+  @TempDir Path tmp;
+
+  private static SharingStreamPlanner spilling(PlannerFixture f, Map<String, String> options) {
+    return f.planner(options).spillingBeyond(1);
+  }
+
+  private static List<String> units(SharingStreamPlanner p, Position from) {
+    return p.units(from, p.plan(from, AdmissionLimits.UNLIMITED).end()).stream()
+        .map(u -> u.version() + (u.isStartingVersion() ? "s" : "") + "#" + u.index() + ":" + u.file().id() + "/"
+            + u.source() + "@" + u.commitTimestamp())
+        .collect(Collectors.toList());
+  }
+
+  @Test
+  void everyModeReadsTheSameUnitsAndRowsWhetherListingsAreSpilledOrNot() {
+    for (boolean cdf : new boolean[] {false, true}) {
+      try (PlannerFixture f = new PlannerFixture(tmp.resolve("t" + cdf), cdf)) {
+        for (Map<String, String> mode : MODES) {
+          for (AdmissionLimits limits : List.of(AdmissionLimits.UNLIMITED, AdmissionLimits.files(1))) {
+            try (SharingStreamPlanner heap = f.planner(mode); SharingStreamPlanner disk = spilling(f, mode)) {
+              String what = mode + " cdf=" + cdf + " " + limits;
+              assertThat(units(disk, disk.initialPosition())).as(what).isEqualTo(units(heap, heap.initialPosition()))
+                  .isNotEmpty();
+              assertThat(PlannerFixture.drain(disk, f.client, disk.initialPosition(), limits, null)).as(what)
+                  .isEqualTo(PlannerFixture.drain(heap, f.client, heap.initialPosition(), limits, null)).isNotEmpty();
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void aPlannerRestartedAtAnyPositionInsideASpilledVersionReadsExactlyTheRest() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false)) {
+      long version = f.table.appendCopies(Samples.orders(0, 1), 12); // one version of 12 files
+      for (Map<String, String> mode : List.of(Map.of("startingVersion", "snapshot"),
+          Map.of("startingVersion", String.valueOf(version)))) {
+        List<Position> positions = new ArrayList<>();
+        List<String> all = new ArrayList<>();
+        try (SharingStreamPlanner p = spilling(f, mode)) {
+          Position pos = p.initialPosition();
+          positions.add(pos);
+          for (StreamPlanner.Plan plan = p.plan(pos, AdmissionLimits.files(1)); !plan.end().equals(pos);
+              plan = p.plan(pos, AdmissionLimits.files(1))) {
+            plan.units().forEach(u -> all.add(u.version() + "#" + u.index() + ":" + u.file().id()));
+            pos = plan.end();
+            positions.add(pos);
+          }
+        }
+        assertThat(all).as("%s: every file once, in order", mode).hasSizeGreaterThanOrEqualTo(12)
+            .doesNotHaveDuplicates();
+        for (int i = 0; i < positions.size(); i++) {
+          try (SharingStreamPlanner restarted = spilling(f, mode)) {
+            List<String> rest = restarted.plan(positions.get(i), AdmissionLimits.UNLIMITED).units().stream()
+                .map(u -> u.version() + "#" + u.index() + ":" + u.file().id()).collect(Collectors.toList());
+            assertThat(rest).as("%s restarted at %s", mode, positions.get(i)).isEqualTo(all.subList(i, all.size()));
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void theBacklogOfSpilledVersionsIsWhatTheHeapPlannerCounts() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false)) {
+      f.table.appendCopies(Samples.orders(0, 1), 7);
+      Map<String, String> mode = Map.of("startingVersion", "snapshot");
+      try (SharingStreamPlanner heap = f.planner(mode); SharingStreamPlanner disk = spilling(f, mode)) {
+        Position pos = disk.initialPosition();
+        heap.plan(pos, AdmissionLimits.UNLIMITED);
+        disk.plan(pos, AdmissionLimits.UNLIMITED);
+        for (int i = 0; i < 10; i++) {
+          Backlog expected = heap.backlog(pos);
+          Backlog actual = disk.backlog(pos);
+          assertThat(actual.files()).as("at %s", pos).isEqualTo(expected.files());
+          assertThat(actual.bytes()).as("at %s", pos).isEqualTo(expected.bytes());
+          pos = disk.plan(pos, AdmissionLimits.files(1)).end();
+        }
+        assertThat(disk.backlog(disk.initialPosition()).files()).as("the snapshot's files, 7 of them copies")
+            .isGreaterThan(7).isEqualTo(heap.backlog(heap.initialPosition()).files());
+      }
+    }
+  }
+
+  @Test
+  void aSpilledWindowWhoseUrlsExpireIsListedAgainWholeOnceAndKeepsItsFilesInOrder() {
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false)) {
+      f.table.appendCopies(Samples.orders(0, 1), 9);
+      f.server.faults().urlTtl(Duration.ofSeconds(30));
+      Map<String, String> mode = Map.of("startingVersion", "snapshot");
+      try (SharingStreamPlanner heap = f.planner(mode);
+          SharingStreamPlanner eager = new SharingStreamPlanner(f.client, PlannerFixture.T, StreamOptions.parse(mode)
+              .withUrlRefreshMargin(Duration.ofSeconds(40)), Duration.ZERO, Clock.systemUTC()).spillingBeyond(1)) {
+        List<WorkUnit> listed = heap.plan(heap.initialPosition(), AdmissionLimits.UNLIMITED).units();
+        f.server.requests().clear();
+        List<WorkUnit> refreshed = eager.plan(eager.initialPosition(), AdmissionLimits.files(5)).units();
+        assertThat(f.server.requests().count(Endpoint.QUERY))
+            .as("the snapshot listed, its commit time asked once, the snapshot listed again once").isEqualTo(3);
+        assertThat(refreshed).extracting(u -> u.file().id())
+            .isEqualTo(listed.subList(0, 5).stream().map(u -> u.file().id()).collect(Collectors.toList()));
+        assertThat(refreshed).allSatisfy(u -> assertThat(u.file().url()).isNotEqualTo(
+            listed.get((int) u.index()).file().url()));
+        // the next batch reads on from the window listed again (its URLs are as fresh): one more listing, not two
+        f.server.requests().clear();
+        eager.plan(refreshed.get(4).endPosition(), AdmissionLimits.files(5));
+        assertThat(f.server.requests().count(Endpoint.QUERY)).isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
+  void spillFilesAreGoneOnceTheirWindowsAreDroppedAndThePlannerIsClosed() throws IOException {
+    Path fds = Paths.get("/proc/self/fd");
+    assumeTrue(Files.isDirectory(fds), "counts open files through /proc (Linux)");
+    try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false)) {
+      f.table.appendCopies(Samples.orders(0, 1), 5);
+      long before = openSpills(fds);
+      Map<String, String> mode = Map.of("startingVersion", "0", "maxVersionsPerRpc", "1");
+      try (SharingStreamPlanner p = spilling(f, mode)) {
+        PlannerFixture.drain(p, f.client, p.initialPosition(), AdmissionLimits.UNLIMITED, null);
+        assertThat(openSpills(fds) - before).as("open spills: at most one per cached window")
+            .isPositive().isLessThanOrEqualTo(4);
+      }
+      assertThat(openSpills(fds)).isEqualTo(before);
+    }
+  }
+
+  private static long openSpills(Path fds) throws IOException {
+    try (Stream<Path> s = Files.list(fds)) {
+      return s.filter(fd -> {
+        try {
+          return Files.readSymbolicLink(fd).toString().contains("sharestream-files-");
+        } catch (IOException e) {
+          return false; // closed meanwhile
+        }
+      }).count();
+    }
+  }
+}
