@@ -20,9 +20,15 @@ final class Kafka implements AutoCloseable {
   final Map<String, List<String>> seenAt = new HashMap<>();
 
   Kafka() {
+    this(new Properties());
+  }
+
+  /** A broker with {@code extra} broker settings. */
+  Kafka(Properties extra) {
     Properties broker = new Properties();
     broker.put("transaction.state.log.replication.factor", "1");
     broker.put("transaction.state.log.min.isr", "1");
+    broker.putAll(extra);
     cluster = new EmbeddedKafkaCluster(1, broker);
     cluster.start();
   }
