@@ -3,18 +3,13 @@ package io.sharestream.kafka;
 import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.RetrySettings;
 import io.sharestream.common.client.Sleeper;
-import io.sharestream.common.errors.DeltaSharingException;
 import io.sharestream.common.planner.StreamOptions;
 import io.sharestream.common.planner.StreamSettings;
 import io.sharestream.common.planner.VersionPolling;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.TableRef;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -99,6 +94,12 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   public static final String STARTING_TIMESTAMP = StreamOptions.STARTING_TIMESTAMP;
   private static final String STARTING_TIMESTAMP_DOC = "An ISO-8601 instant: start at the first version committed "
       + "at or after it. Exclusive with startingVersion.";
+
+  public static final String STARTING_OVERRIDES = "starting.overrides";
+  private static final String STARTING_OVERRIDES_DOC = "Per-table starting points, in place of startingVersion and "
+      + "startingTimestamp for the tables named: <share>.<schema>.<table>=<start>, comma-separated, a start being "
+      + "latest, snapshot, a version or an ISO-8601 instant. Used, as those are, only by a table without stored "
+      + "offsets; a table named need not be selected yet (one the share gains later starts there).";
 
   public static final String SKIP_CHANGE_COMMITS = StreamOptions.SKIP_CHANGE_COMMITS;
   private static final String SKIP_CHANGE_COMMITS_DOC = "true: commits that remove or rewrite data (UPDATE, DELETE, "
@@ -260,52 +261,54 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
         "OAuth scope");
 
     o = 0;
-    d.define(TABLES, Type.LIST, "", new TablesValidator(), Importance.HIGH, TABLES_DOC, GROUP_TABLES, ++o,
+    d.define(TABLES, Type.LIST, "", new ConfigValidators.TablesValidator(), Importance.HIGH, TABLES_DOC, GROUP_TABLES, ++o,
         Width.LONG, "Tables");
-    d.define(TABLES_INCLUDE_REGEX, Type.LIST, "", new RegexesValidator(), Importance.MEDIUM, TABLES_INCLUDE_REGEX_DOC,
+    d.define(TABLES_INCLUDE_REGEX, Type.LIST, "", new ConfigValidators.RegexesValidator(), Importance.MEDIUM, TABLES_INCLUDE_REGEX_DOC,
         GROUP_TABLES, ++o, Width.LONG, "Tables included (regexes)");
-    d.define(TABLES_EXCLUDE_REGEX, Type.LIST, "", new RegexesValidator(), Importance.MEDIUM, TABLES_EXCLUDE_REGEX_DOC,
+    d.define(TABLES_EXCLUDE_REGEX, Type.LIST, "", new ConfigValidators.RegexesValidator(), Importance.MEDIUM, TABLES_EXCLUDE_REGEX_DOC,
         GROUP_TABLES, ++o, Width.LONG, "Tables excluded (regexes)");
     d.define(TABLES_DISCOVERY_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
         TABLES_DISCOVERY_INTERVAL_MS_DOC, GROUP_TABLES, ++o, Width.SHORT, "Table discovery interval (ms)");
-    d.define(STARTING_VERSION, Type.STRING, null, new StreamOptionValidator("latest, snapshot or a version >= 0"),
+    d.define(STARTING_VERSION, Type.STRING, null, new ConfigValidators.StreamOptionValidator("latest, snapshot or a version >= 0"),
         Importance.HIGH, STARTING_VERSION_DOC, GROUP_TABLES, ++o, Width.SHORT, "Starting version",
-        new FixedRecommender("latest", "snapshot", "0"));
-    d.define(STARTING_TIMESTAMP, Type.STRING, null, new StreamOptionValidator("an ISO-8601 instant"), Importance.MEDIUM,
+        new ConfigValidators.FixedRecommender("latest", "snapshot", "0"));
+    d.define(STARTING_TIMESTAMP, Type.STRING, null, new ConfigValidators.StreamOptionValidator("an ISO-8601 instant"), Importance.MEDIUM,
         STARTING_TIMESTAMP_DOC, GROUP_TABLES, ++o, Width.MEDIUM, "Starting timestamp");
+    d.define(STARTING_OVERRIDES, Type.STRING, "", new StartingOverrides.Validator(), Importance.MEDIUM,
+        STARTING_OVERRIDES_DOC, GROUP_TABLES, ++o, Width.LONG, "Starting points per table");
     d.define(SKIP_CHANGE_COMMITS, Type.BOOLEAN, false, Importance.MEDIUM, SKIP_CHANGE_COMMITS_DOC, GROUP_TABLES, ++o,
         Width.SHORT, "Skip change commits");
     d.define(READ_CHANGE_FEED, Type.BOOLEAN, false, Importance.MEDIUM, READ_CHANGE_FEED_DOC, GROUP_TABLES, ++o,
         Width.SHORT, "Read change feed");
     d.define(RESPONSE_FORMAT, Type.STRING, StreamOptions.RESPONSE_FORMAT_DEFAULT,
-        new StreamOptionValidator("auto, parquet, delta"), Importance.LOW, RESPONSE_FORMAT_DOC, GROUP_TABLES, ++o,
-        Width.SHORT, "Response format", new FixedRecommender("auto", "parquet", "delta"));
-    d.define(DATETIME_REBASE_MODE, Type.STRING, "EXCEPTION", new StreamOptionValidator(REBASE_MODES), Importance.LOW,
+        new ConfigValidators.StreamOptionValidator("auto, parquet, delta"), Importance.LOW, RESPONSE_FORMAT_DOC, GROUP_TABLES, ++o,
+        Width.SHORT, "Response format", new ConfigValidators.FixedRecommender("auto", "parquet", "delta"));
+    d.define(DATETIME_REBASE_MODE, Type.STRING, "EXCEPTION", new ConfigValidators.StreamOptionValidator(REBASE_MODES), Importance.LOW,
         DATETIME_REBASE_MODE_DOC, GROUP_TABLES, ++o, Width.SHORT, "Datetime rebase mode",
-        new FixedRecommender("EXCEPTION", "LEGACY", "CORRECTED"));
-    d.define(INT96_REBASE_MODE, Type.STRING, "EXCEPTION", new StreamOptionValidator(REBASE_MODES), Importance.LOW,
+        new ConfigValidators.FixedRecommender("EXCEPTION", "LEGACY", "CORRECTED"));
+    d.define(INT96_REBASE_MODE, Type.STRING, "EXCEPTION", new ConfigValidators.StreamOptionValidator(REBASE_MODES), Importance.LOW,
         INT96_REBASE_MODE_DOC, GROUP_TABLES, ++o, Width.SHORT, "INT96 rebase mode",
-        new FixedRecommender("EXCEPTION", "LEGACY", "CORRECTED"));
-    d.define(PARTITION_TIME_ZONE, Type.STRING, "UTC", new StreamOptionValidator("a time zone id"), Importance.LOW,
+        new ConfigValidators.FixedRecommender("EXCEPTION", "LEGACY", "CORRECTED"));
+    d.define(PARTITION_TIME_ZONE, Type.STRING, "UTC", new ConfigValidators.StreamOptionValidator("a time zone id"), Importance.LOW,
         PARTITION_TIME_ZONE_DOC, GROUP_TABLES, ++o, Width.SHORT, "Partition time zone");
 
     o = 0;
     d.define(TOPIC_PREFIX, Type.STRING, "", Importance.HIGH, TOPIC_PREFIX_DOC, GROUP_RECORDS, ++o, Width.MEDIUM,
         "Topic prefix");
-    d.define(TOPIC_TEMPLATE, Type.STRING, TOPIC_TEMPLATE_DEFAULT, new TopicTemplateValidator(), Importance.MEDIUM,
+    d.define(TOPIC_TEMPLATE, Type.STRING, TOPIC_TEMPLATE_DEFAULT, new ConfigValidators.TopicTemplateValidator(), Importance.MEDIUM,
         TOPIC_TEMPLATE_DOC, GROUP_RECORDS, ++o, Width.LONG, "Topic template");
-    d.define(KEY_COLUMNS, Type.STRING, "", new KeyColumnsValidator(), Importance.MEDIUM, KEY_COLUMNS_DOC,
+    d.define(KEY_COLUMNS, Type.STRING, "", new KeyColumns.Validator(), Importance.MEDIUM, KEY_COLUMNS_DOC,
         GROUP_RECORDS, ++o, Width.LONG, "Key columns");
     d.define(TOMBSTONES_ON_DELETE, Type.BOOLEAN, true, Importance.MEDIUM, TOMBSTONES_ON_DELETE_DOC, GROUP_RECORDS,
         ++o, Width.SHORT, "Tombstones on delete");
     d.define(TIME_PRECISION_MODE, Type.STRING, TimePrecisionMode.CONNECT.configValue(),
         ConfigDef.ValidString.in(TimePrecisionMode.configValues()), Importance.MEDIUM, TIME_PRECISION_MODE_DOC,
         GROUP_RECORDS, ++o, Width.SHORT, "Time precision mode",
-        new FixedRecommender(TimePrecisionMode.configValues()));
+        new ConfigValidators.FixedRecommender(TimePrecisionMode.configValues()));
     d.define(FIELD_NAME_ADJUSTMENT_MODE, Type.STRING, FieldNameAdjustmentMode.AVRO.configValue(),
         ConfigDef.ValidString.in(FieldNameAdjustmentMode.configValues()), Importance.MEDIUM,
         FIELD_NAME_ADJUSTMENT_MODE_DOC, GROUP_RECORDS, ++o, Width.SHORT, "Field name adjustment mode",
-        new FixedRecommender(FieldNameAdjustmentMode.configValues()));
+        new ConfigValidators.FixedRecommender(FieldNameAdjustmentMode.configValues()));
     d.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
         HEARTBEAT_INTERVAL_MS_DOC, GROUP_RECORDS, ++o, Width.SHORT, "Heartbeat interval (ms)");
     d.define(HEARTBEAT_TOPIC, Type.STRING, "__sharestream-heartbeats", new ConfigDef.NonEmptyString(),
@@ -353,9 +356,9 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
 
   public DeltaSharingSourceConfig(Map<String, String> props) {
     super(CONFIG_DEF, props);
-    String problem = credentialProblem(props);
+    String problem = CredentialForms.credentialProblem(props);
     if (problem != null) {
-      throw new ConfigException(credentialSetting(props), null, problem);
+      throw new ConfigException(CredentialForms.credentialSetting(props), null, problem);
     }
     String ceiling = pollIntervalMaxProblem(props, getLong(POLL_INTERVAL_MS), getLong(POLL_INTERVAL_MAX_MS));
     if (ceiling != null) {
@@ -379,11 +382,16 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
 
   /** The profile from whichever credential form is configured. */
   public DeltaSharingProfile profile() {
-    return profile(originalsStrings());
+    return CredentialForms.profile(originalsStrings());
   }
 
-  /** The core's stream settings. */
+  /** The core's stream settings, with the connector's starting point. */
   public StreamSettings streamSettings() {
+    return streamSettings(null);
+  }
+
+  /** The core's stream settings for {@code table}: its own starting point if {@value #STARTING_OVERRIDES} has one. */
+  public StreamSettings streamSettings(TableRef table) {
     Map<String, String> options = new HashMap<>();
     for (String name : List.of(STARTING_VERSION, STARTING_TIMESTAMP, SKIP_CHANGE_COMMITS, READ_CHANGE_FEED,
         RESPONSE_FORMAT, DATETIME_REBASE_MODE, INT96_REBASE_MODE, PARTITION_TIME_ZONE)) {
@@ -391,6 +399,13 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
       if (v != null) {
         options.put(name, v.toString());
       }
+    }
+    Map<String, String> start = table == null ? null : StartingOverrides.parse(getString(STARTING_OVERRIDES))
+        .get(table);
+    if (start != null) {
+      options.remove(STARTING_VERSION);
+      options.remove(STARTING_TIMESTAMP);
+      options.putAll(start);
     }
     options.put(StreamOptions.MAX_VERSIONS_PER_RPC, Integer.toString(getInt(VERSIONS_PER_REQUEST)));
     if (getInt(FILES_PER_REQUEST) > 0) {
@@ -430,7 +445,7 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
 
   /** Key columns per table (tables without keys absent). */
   public Map<TableRef, List<String>> keyColumns() {
-    return parseKeyColumns(getString(KEY_COLUMNS));
+    return KeyColumns.parse(getString(KEY_COLUMNS));
   }
 
   public boolean tombstonesOnDelete() {
@@ -488,229 +503,5 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
     }
     return "must be at least " + POLL_INTERVAL_MS + " (" + interval + " ms); equal to it, a table asks for new "
         + "versions every interval without backing off";
-  }
-
-  static Map<TableRef, List<String>> parseKeyColumns(String spec) {
-    Map<TableRef, List<String>> out = new LinkedHashMap<>();
-    if (spec == null || spec.trim().isEmpty()) {
-      return out;
-    }
-    for (String entry : spec.split(";")) {
-      if (entry.trim().isEmpty()) {
-        continue;
-      }
-      int colon = entry.lastIndexOf(':');
-      if (colon < 0) {
-        throw new ConfigException(KEY_COLUMNS, spec, "each entry must be <share>.<schema>.<table>:<column>[,...], "
-            + "not '" + entry.trim() + "'");
-      }
-      TableRef table = TableRef.parse(entry.substring(0, colon).trim(), "'" + KEY_COLUMNS + "'");
-      List<String> columns = new ArrayList<>();
-      for (String c : entry.substring(colon + 1).split(",")) {
-        if (!c.trim().isEmpty() && !columns.contains(c.trim())) {
-          columns.add(c.trim());
-        }
-      }
-      if (columns.isEmpty()) {
-        throw new ConfigException(KEY_COLUMNS, spec, "table " + table + " lists no key column");
-      }
-      if (out.put(table, columns) != null) {
-        throw new ConfigException(KEY_COLUMNS, spec, "table " + table + " is listed twice");
-      }
-    }
-    return out;
-  }
-
-  /** The setting a credential problem is reported on: the first credential setting given, else profile.path. */
-  static String credentialSetting(Map<String, String> props) {
-    for (String s : CREDENTIAL_SETTINGS) {
-      if (given(props, s)) {
-        return s;
-      }
-    }
-    return PROFILE_PATH;
-  }
-
-  /** Null when exactly one credential form is complete; else what is wrong. */
-  static String credentialProblem(Map<String, String> props) {
-    boolean path = given(props, PROFILE_PATH);
-    boolean json = given(props, PROFILE_JSON);
-    boolean endpoint = given(props, ENDPOINT);
-    boolean bearer = given(props, BEARER_TOKEN);
-    boolean oauth = given(props, OAUTH_TOKEN_ENDPOINT) || given(props, OAUTH_CLIENT_ID)
-        || given(props, OAUTH_CLIENT_SECRET) || given(props, OAUTH_SCOPE);
-    int forms = (path ? 1 : 0) + (json ? 1 : 0) + (endpoint || bearer || oauth ? 1 : 0);
-    if (forms == 0) {
-      return "no credentials: set " + PROFILE_PATH + ", or " + PROFILE_JSON + ", or " + ENDPOINT + " with "
-          + BEARER_TOKEN + ", or " + ENDPOINT + " with " + OAUTH_TOKEN_ENDPOINT + ", " + OAUTH_CLIENT_ID + " and "
-          + OAUTH_CLIENT_SECRET;
-    }
-    if (forms > 1) {
-      return "more than one credential form is set; keep exactly one of " + PROFILE_PATH + ", " + PROFILE_JSON
-          + ", or the " + ENDPOINT + " settings";
-    }
-    if (endpoint || bearer || oauth) {
-      if (!endpoint) {
-        return ENDPOINT + " is required with " + (bearer ? BEARER_TOKEN : "the oauth.* settings");
-      }
-      if (bearer && oauth) {
-        return "set either " + BEARER_TOKEN + " or the oauth.* settings, not both";
-      }
-      if (!bearer && !oauth) {
-        return ENDPOINT + " needs " + BEARER_TOKEN + " or " + OAUTH_TOKEN_ENDPOINT + ", " + OAUTH_CLIENT_ID
-            + " and " + OAUTH_CLIENT_SECRET;
-      }
-      if (oauth && !(given(props, OAUTH_TOKEN_ENDPOINT) && given(props, OAUTH_CLIENT_ID)
-          && given(props, OAUTH_CLIENT_SECRET))) {
-        return "OAuth needs all of " + OAUTH_TOKEN_ENDPOINT + ", " + OAUTH_CLIENT_ID + " and " + OAUTH_CLIENT_SECRET;
-      }
-    }
-    return null;
-  }
-
-  /** The profile of a valid credential form, read or built (throws the core's InvalidProfileException). */
-  static DeltaSharingProfile profile(Map<String, String> props) {
-    if (given(props, PROFILE_PATH)) {
-      return DeltaSharingProfile.fromFile(Path.of(props.get(PROFILE_PATH).trim()));
-    }
-    if (given(props, PROFILE_JSON)) {
-      return DeltaSharingProfile.fromJson(props.get(PROFILE_JSON));
-    }
-    Map<String, String> fields = new LinkedHashMap<>();
-    fields.put("endpoint", props.get(ENDPOINT).trim());
-    if (given(props, BEARER_TOKEN)) {
-      fields.put("shareCredentialsVersion", "1");
-      fields.put("bearerToken", props.get(BEARER_TOKEN).trim());
-    } else {
-      fields.put("shareCredentialsVersion", "2");
-      fields.put("type", "oauth_client_credentials");
-      fields.put("tokenEndpoint", props.get(OAUTH_TOKEN_ENDPOINT).trim());
-      fields.put("clientId", props.get(OAUTH_CLIENT_ID).trim());
-      fields.put("clientSecret", props.get(OAUTH_CLIENT_SECRET));
-      if (given(props, OAUTH_SCOPE)) {
-        fields.put("scope", props.get(OAUTH_SCOPE).trim());
-      }
-    }
-    return DeltaSharingProfile.fromMap(fields);
-  }
-
-  private static boolean given(Map<String, String> props, String name) {
-    String v = props.get(name);
-    return v != null && !v.trim().isEmpty();
-  }
-
-  // ------------------------------------------------------------------ validators and recommenders
-
-  /** Table names and whole shares or schemas (at least one, or an include regex: checked with the others). */
-  private static final class TablesValidator implements ConfigDef.Validator {
-    @Override
-    @SuppressWarnings("unchecked")
-    public void ensureValid(String name, Object value) {
-      List<String> entries = value == null ? List.of() : (List<String>) value;
-      if (entries.stream().anyMatch(e -> !e.trim().isEmpty())) {
-        new TableSelection(entries, List.of(), List.of());
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "<share>.<schema>.<table>, <share>.<schema>.* or <share>.*, comma-separated";
-    }
-  }
-
-  /** Comma-separated Java regular expressions. */
-  private static final class RegexesValidator implements ConfigDef.Validator {
-    @Override
-    @SuppressWarnings("unchecked")
-    public void ensureValid(String name, Object value) {
-      TableSelection.regexes(name, value == null ? List.of() : (List<String>) value);
-    }
-
-    @Override
-    public String toString() {
-      return "regular expressions, comma-separated";
-    }
-  }
-
-  /** A stream option, checked by the core's parser so both engines accept the same values. */
-  private static final class StreamOptionValidator implements ConfigDef.Validator {
-    private final String validValues;
-
-    /** {@code validValues}: what the parser accepts, in words (as the config reference shows it). */
-    StreamOptionValidator(String validValues) {
-      this.validValues = validValues;
-    }
-
-    @Override
-    public void ensureValid(String name, Object value) {
-      if (value == null) {
-        return;
-      }
-      try {
-        StreamOptions.parse(Map.of(name, value.toString()));
-      } catch (DeltaSharingException e) {
-        throw new ConfigException(name, value, e.getMessage());
-      }
-    }
-
-    @Override
-    public String toString() {
-      return validValues;
-    }
-  }
-
-  private static final class KeyColumnsValidator implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(String name, Object value) {
-      try {
-        parseKeyColumns(value == null ? null : value.toString());
-      } catch (DeltaSharingException e) {
-        throw new ConfigException(name, value, e.getMessage());
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "<share>.<schema>.<table>:<column>[,<column>...][;...]";
-    }
-  }
-
-  private static final class TopicTemplateValidator implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(String name, Object value) {
-      String t = value == null ? "" : value.toString();
-      String rest = t.replace("${prefix}", "").replace("${share}", "").replace("${schema}", "")
-          .replace("${table}", "");
-      if (rest.contains("${")) {
-        throw new ConfigException(name, value, "only ${prefix}, ${share}, ${schema} and ${table} may be used");
-      }
-      if (t.trim().isEmpty()) {
-        throw new ConfigException(name, value, "must not be empty");
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "non-empty, with ${prefix}, ${share}, ${schema}, ${table}";
-    }
-  }
-
-  /** Recommends a fixed list of values. */
-  private static final class FixedRecommender implements ConfigDef.Recommender {
-    private final List<Object> values;
-
-    FixedRecommender(String... values) {
-      this.values = new ArrayList<>(Arrays.asList((Object[]) values));
-    }
-
-    @Override
-    public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
-      return values;
-    }
-
-    @Override
-    public boolean visible(String name, Map<String, Object> parsedConfig) {
-      return true;
-    }
   }
 }

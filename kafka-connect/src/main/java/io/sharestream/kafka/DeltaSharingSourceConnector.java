@@ -103,9 +103,9 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
     Config config = super.validate(connectorConfigs);
     Map<String, ConfigValue> values = config.configValues().stream()
         .collect(Collectors.toMap(ConfigValue::name, v -> v, (a, b) -> a, java.util.LinkedHashMap::new));
-    String credentials = DeltaSharingSourceConfig.credentialProblem(connectorConfigs);
+    String credentials = CredentialForms.credentialProblem(connectorConfigs);
     if (credentials != null) {
-      Preflight.error(values, DeltaSharingSourceConfig.credentialSetting(connectorConfigs), credentials);
+      Preflight.error(values, CredentialForms.credentialSetting(connectorConfigs), credentials);
     }
     if (given(connectorConfigs, DeltaSharingSourceConfig.STARTING_VERSION)
         && given(connectorConfigs, DeltaSharingSourceConfig.STARTING_TIMESTAMP)) {
@@ -141,7 +141,7 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
       return;
     }
     try {
-      for (TableRef t : DeltaSharingSourceConfig.parseKeyColumns(
+      for (TableRef t : KeyColumns.parse(
           props.get(DeltaSharingSourceConfig.KEY_COLUMNS)).keySet()) {
         if (!selection.matches(t)) {
           Preflight.error(values, DeltaSharingSourceConfig.KEY_COLUMNS, "table " + t + " is not selected by "

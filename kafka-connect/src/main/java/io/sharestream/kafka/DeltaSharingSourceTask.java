@@ -102,7 +102,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
     for (TableRef table : tables) {
       RecordConverter converter = new RecordConverter(table, config.topic(table), keys.getOrDefault(table, List.of()),
           config.tombstonesOnDelete(), config.timePrecisionMode(), config.fieldNameAdjustmentMode());
-      streams.add(new TableStream(table, client, config.streamSettings(), converter,
+      streams.add(new TableStream(table, client, config.streamSettings(table), converter,
           new TableMetrics(connector, task, table), config, footers, clock, tx != null));
     }
     LOG.info("Task {} of {} streams {}", task, connector, tables);

@@ -43,10 +43,10 @@ final class Preflight {
 
   /** Adds errors to {@code values} (by setting name); the config itself is already valid field by field. */
   static void check(Map<String, String> props, Map<String, ConfigValue> values) {
-    String credential = DeltaSharingSourceConfig.credentialSetting(props);
+    String credential = CredentialForms.credentialSetting(props);
     DeltaSharingProfile profile;
     try {
-      profile = DeltaSharingSourceConfig.profile(props);
+      profile = CredentialForms.profile(props);
     } catch (InvalidProfileException e) {
       error(values, credential, e.getMessage());
       return;
@@ -86,7 +86,7 @@ final class Preflight {
       try {
         long latest = client.tableVersion(table);
         TableSnapshotInfo info = client.metadata(table, latest, null); // needs history sharing, as streaming does
-        StartingPoint start = settings.startingPoint();
+        StartingPoint start = config.streamSettings(table).startingPoint();
         if (start.kind() == StartingPoint.Kind.VERSION && start.version() <= latest) {
           client.metadata(table, start.version(), null);
         }
@@ -116,7 +116,7 @@ final class Preflight {
    * a profile file or JSON, that setting.
    */
   static String settingAtFault(Map<String, String> props, DeltaSharingException e, String field) {
-    String credential = DeltaSharingSourceConfig.credentialSetting(props);
+    String credential = CredentialForms.credentialSetting(props);
     if (!credential.equals(DeltaSharingSourceConfig.ENDPOINT)) {
       return credential;
     }

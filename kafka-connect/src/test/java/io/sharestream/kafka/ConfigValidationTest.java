@@ -107,6 +107,15 @@ class ConfigValidationTest {
     assertThat(errors(valid("field.name.adjustment.mode", "avro_unicode")))
         .containsOnlyKeys("field.name.adjustment.mode");
     assertThat(errors(valid("transaction.max.duration.ms", "-1"))).containsOnlyKeys("transaction.max.duration.ms");
+    assertThat(errors(valid("starting.overrides", "demo.sales.orders=snapshot, demo.sales.later=12,"
+        + "demo.other.t=2026-01-01T00:00:00Z"))).isEmpty();
+    assertThat(errors(valid("starting.overrides", "demo.sales.orders")).get("starting.overrides").get(0))
+        .contains("<share>.<schema>.<table>=<start>");
+    assertThat(errors(valid("starting.overrides", "demo.sales.orders=yesterday")).get("starting.overrides").get(0))
+        .contains("demo.sales.orders starts at 'yesterday'");
+    assertThat(errors(valid("starting.overrides", "orders=1"))).containsOnlyKeys("starting.overrides");
+    assertThat(errors(valid("starting.overrides", "demo.sales.orders=1,demo.sales.orders=2"))
+        .get("starting.overrides").get(0)).contains("listed twice");
   }
 
   @Test

@@ -191,6 +191,32 @@ class ConnectorStreamingTest {
   }
 
   @Test
+  void perTableStartingPointsOverrideTheConnectorsForTheTablesTheyName() throws Exception {
+    DeltaSharingServer.Builder b = DeltaSharingServer.builder();
+    DeltaTableWriter c = null;
+    for (String name : List.of("a", "b", "c")) {
+      DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve("own-" + name), EVENTS).commit();
+      t.append(events(0, 2)); // 1
+      t.append(events(2, 4)); // 2
+      b.table("s", "own", name, t.dir(), true);
+      c = t;
+    }
+    DeltaSharingServer s = b.start();
+    servers.add(s);
+    String profile = s.writeProfile(tmp.resolve("own.share")).toString();
+    harness.deploy("own", ConnectHarness.config(profile, "s.own.*", "topic.prefix", "own.", "startingVersion", "2",
+        "starting.overrides", "s.own.a=snapshot, s.own.c=latest,s.other.t=1"), 1);
+    assertThat(ids(harness.read("own.s.own.a", 4, WAIT))).as("a: its own snapshot start")
+        .containsExactly(0L, 1L, 2L, 3L);
+    assertThat(ids(harness.read("own.s.own.b", 2, WAIT))).as("b: the connector's startingVersion=2")
+        .containsExactly(2L, 3L);
+    Thread.sleep(1000); // c has settled at its latest version
+    c.append(events(10, 11)); // 3
+    assertThat(ids(harness.read("own.s.own.c", 1, WAIT))).as("c: latest, only what comes after")
+        .containsExactly(10L);
+  }
+
+  @Test
   void everyModeEmitsTheRowsOfTheSpecMatrix() throws Exception {
     DeltaTableWriter cdf = ChangeMatrix.write(tmp.resolve("cdf"), true);
     DeltaTableWriter plain = ChangeMatrix.write(tmp.resolve("plain"), false);
