@@ -101,6 +101,11 @@ final class ConnectWorker implements AutoCloseable {
     return process;
   }
 
+  /** The id the cluster knows this worker by in connector status ({@code worker_id}). */
+  String workerId() {
+    return rest.substring("http://".length());
+  }
+
   /** The worker's Kafka version, from {@code GET /}. */
   String version() throws IOException, InterruptedException {
     return get("/").path("version").asText();

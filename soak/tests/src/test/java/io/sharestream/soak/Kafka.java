@@ -85,6 +85,21 @@ final class Kafka implements AutoCloseable {
     return out;
   }
 
+  /** The {@code id} field of every record committed to {@code topic} so far (read committed), in order. */
+  List<Long> committedIds(String topic) throws Exception {
+    List<Long> ids = new ArrayList<>();
+    if (cluster.describeTopics(topic).get(topic).isEmpty()) {
+      return ids;
+    }
+    Map<String, Object> consumer = Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+        ConsumerConfig.GROUP_ID_CONFIG, "check-" + System.nanoTime(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+        "earliest");
+    for (ConsumerRecord<byte[], byte[]> r : cluster.consumeAll(60_000, consumer, null, topic)) {
+      ids.add(ConnectWorker.JSON.readTree(r.value()).path("id").asLong());
+    }
+    return ids;
+  }
+
   /**
    * How many records of {@code topic} only a read-uncommitted consumer sees: those of aborted transactions (the
    * transactions open when a worker was killed). Shows that the read-committed check above had some to leave out.

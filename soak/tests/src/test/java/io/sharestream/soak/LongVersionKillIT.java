@@ -2,18 +2,14 @@ package io.sharestream.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.Samples;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,14 +46,14 @@ class LongVersionKillIT {
 
       awaitCommitted(kafka, topic, 1000);
       worker.kill(); // SIGKILL inside version 1: its open transaction is left to the broker to abort
-      int before = committed(kafka, topic).size();
+      int before = kafka.committedIds(topic).size();
       assertThat(before).as("committed before the kill: pieces of the one version").isBetween(1000, ROWS - 1);
       worker.start();
       worker.awaitRunning("long", 1, Duration.ofSeconds(60));
 
       List<Long> ids = awaitCommitted(kafka, topic, ROWS);
       Thread.sleep(1500); // anything repeated would be committed by now
-      ids = committed(kafka, topic);
+      ids = kafka.committedIds(topic);
       assertThat(ids).as("every row of the version once").hasSize(ROWS).doesNotHaveDuplicates();
       assertThat(worker.get("/connectors/long/status").path("tasks").path(0).path("state").asText())
           .isEqualTo("RUNNING");
@@ -68,28 +64,12 @@ class LongVersionKillIT {
 
   private static List<Long> awaitCommitted(Kafka kafka, String topic, int n) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
-    List<Long> ids = committed(kafka, topic);
+    List<Long> ids = kafka.committedIds(topic);
     while (ids.size() < n && System.nanoTime() < deadline) {
       Thread.sleep(250);
-      ids = committed(kafka, topic);
+      ids = kafka.committedIds(topic);
     }
     assertThat(ids.size()).as("rows committed in time").isGreaterThanOrEqualTo(n);
-    return ids;
-  }
-
-  /** The ids of the records committed to {@code topic} so far. */
-  private static List<Long> committed(Kafka kafka, String topic) throws Exception {
-    List<Long> ids = new ArrayList<>();
-    if (kafka.cluster.describeTopics(topic).get(topic).isEmpty()) {
-      return ids;
-    }
-    Map<String, Object> consumer = Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-        ConsumerConfig.GROUP_ID_CONFIG, "check-" + System.nanoTime(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-        "earliest");
-    for (ConsumerRecord<byte[], byte[]> r : kafka.cluster.consumeAll(60_000, consumer, null, topic)) {
-      JsonNode value = ConnectWorker.JSON.readTree(r.value());
-      ids.add(value.path("id").asLong());
-    }
     return ids;
   }
 }

@@ -1,0 +1,133 @@
+package io.sharestream.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.delta.Samples;
+import io.sharestream.testkit.server.DeltaSharingServer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A whole schema of tables streamed by three distributed Connect workers, each a process of its own, with
+ * exactly-once delivery; the worker running the most tasks is killed with SIGKILL mid-stream. The other two take its
+ * tasks over, their producers fence its zombie transactions, and every row of every table is committed exactly once,
+ * read committed.
+ */
+class ThreeWorkersKillIT {
+  private static final int TABLES = 6;
+  private static final int ROWS = 6_000;
+
+  @TempDir Path tmp;
+
+  @Test
+  void aWorkerKilledWhileItsTasksStreamLosesAndRepeatsNothingOnTheOtherTwo() throws Exception {
+    DeltaSharingServer.Builder share = DeltaSharingServer.builder();
+    for (int i = 0; i < TABLES; i++) {
+      DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve("t" + i), Samples.ORDERS).commit();
+      t.append(Samples.orders(0, ROWS), 500); // 12 files, each slowed to ~0.3 s below
+      share.table("s", "sc", "t" + i, t.dir(), true);
+    }
+    Properties broker = new Properties();
+    broker.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "500");
+    List<ConnectWorker> workers = new ArrayList<>();
+    try (DeltaSharingServer server = share.start(); Kafka kafka = new Kafka(broker)) {
+      server.faults().storageLatency(Duration.ofMillis(300));
+      Jdk jdk = Jdk.installed().get(0);
+      for (int i = 0; i < 3; i++) {
+        workers.add(new ConnectWorker("4.1", jdk, kafka.bootstrap(), "trio", true, tmp.resolve("worker" + i)));
+      }
+      CompletableFuture.allOf(workers.stream().map(w -> CompletableFuture.runAsync(() -> {
+        try {
+          w.start();
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      })).toArray(CompletableFuture[]::new)).join();
+      ConnectWorker any = workers.get(0);
+      any.deploy("trio", Kafka.connector(server.writeProfile(tmp.resolve("p.share")).toString(), "s.sc.*",
+          "tasks.max", "3", "startingVersion", "0", "exactly.once.support", "required", "batch.max.rows", "150"));
+      any.awaitRunning("trio", 3, Duration.ofSeconds(120));
+
+      awaitCommitted(kafka, 1000);
+      ConnectWorker victim = busiest(any, workers);
+      victim.kill();
+      long before = committed(kafka).values().stream().mapToLong(List::size).sum();
+      assertThat(before).as("committed around the kill").isLessThan((long) TABLES * ROWS);
+      workers.remove(victim);
+      awaitTakenOver(workers.get(0), victim.workerId());
+
+      awaitCommitted(kafka, (long) TABLES * ROWS);
+      Thread.sleep(1500); // anything repeated would be committed by now
+      Map<String, List<Long>> ids = committed(kafka);
+      assertThat(ids).hasSize(TABLES);
+      ids.forEach((topic, rows) -> assertThat(rows).as(topic + ": every row once").hasSize(ROWS)
+          .doesNotHaveDuplicates());
+      System.out.println("three workers, the busiest SIGKILLed mid-stream: " + before + " rows committed around the kill, "
+          + (long) TABLES * ROWS + " after, none twice");
+    } finally {
+      for (ConnectWorker w : workers) {
+        w.close();
+      }
+    }
+  }
+
+  /** Waits until the three tasks run, none on the killed worker (its status reads RUNNING until a rebalance). */
+  private static void awaitTakenOver(ConnectWorker live, String killed) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    JsonNode status = null;
+    while (System.nanoTime() < deadline) {
+      status = live.get("/connectors/trio/status");
+      int running = 0;
+      for (JsonNode t : status.path("tasks")) {
+        running += "RUNNING".equals(t.path("state").asText()) && !killed.equals(t.path("worker_id").asText()) ? 1 : 0;
+      }
+      if (running == 3) {
+        return;
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("the killed worker's tasks were not taken over: " + status);
+  }
+
+  /** The live worker running the most tasks of the connector. */
+  private static ConnectWorker busiest(ConnectWorker any, List<ConnectWorker> workers) throws Exception {
+    Map<String, Integer> tasks = new HashMap<>();
+    for (JsonNode t : any.get("/connectors/trio/status").path("tasks")) {
+      tasks.merge(t.path("worker_id").asText(), 1, Integer::sum);
+    }
+    return workers.stream().max((a, b) -> Integer.compare(tasks.getOrDefault(a.workerId(), 0),
+        tasks.getOrDefault(b.workerId(), 0))).get();
+  }
+
+  private static void awaitCommitted(Kafka kafka, long n) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(240).toNanos();
+    long seen = 0;
+    while (System.nanoTime() < deadline) {
+      seen = committed(kafka).values().stream().mapToLong(List::size).sum();
+      if (seen >= n) {
+        return;
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError("only " + seen + " rows committed of " + n);
+  }
+
+  /** The ids of the records committed to each table's topic so far. */
+  private static Map<String, List<Long>> committed(Kafka kafka) throws Exception {
+    Map<String, List<Long>> out = new HashMap<>();
+    for (int i = 0; i < TABLES; i++) {
+      out.put("soak.s.sc.t" + i, kafka.committedIds("soak.s.sc.t" + i));
+    }
+    return out;
+  }
+}
