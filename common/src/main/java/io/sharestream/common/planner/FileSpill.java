@@ -76,6 +76,9 @@ final class FileSpill implements Closeable {
 
   /** The line appended at {@code offset}. */
   FileAction read(long offset) {
+    if (!channel.isOpen()) {
+      throw new IllegalStateException("the spilled file list of a large version was read after it was dropped");
+    }
     try {
       flush();
       ByteBuffer b = ByteBuffer.allocate(READ_GUESS);

@@ -87,10 +87,7 @@ final class VersionFiles implements Closeable {
   /** The spilled lines in planner order; the caller owns them and this holds nothing after. */
   SpilledFiles sorted() {
     SpilledFiles out = index.sorted(spill);
-    spill = null;
-    index = null;
-    heap = new ArrayList<>();
-    count = 0;
+    forget();
     return out;
   }
 
@@ -98,10 +95,14 @@ final class VersionFiles implements Closeable {
   public void close() {
     if (spill != null) {
       spill.close();
-      spill = null;
-      index = null;
-      heap = new ArrayList<>();
-      count = 0;
+      forget();
     }
+  }
+
+  private void forget() {
+    spill = null;
+    index = null;
+    heap = new ArrayList<>();
+    count = 0;
   }
 }
