@@ -16,12 +16,31 @@ import java.util.Map;
 final class CommitRules {
   private CommitRules() {}
 
-  /** The data-change actions of one version. */
+  /** Which of a commit's files are read, and how their rows are labelled. */
+  enum Rule {
+    /** Every added file's live rows, as inserts: an append, a snapshot. */
+    ADDED,
+    /** Default mode without change data: {@link #newImages}. */
+    NEW_IMAGES,
+    /** readChangeFeed without change data: {@link #derivedChanges}. */
+    DERIVED_CHANGES,
+    /** Every row of the change data files. */
+    CHANGE_DATA,
+    /** The inserts and post-images of the change data files (default mode). */
+    NEW_CHANGE_DATA
+  }
+
+  /**
+   * The data-change actions of one version: in the heap, or, for a version listed beyond the planner's heap limit,
+   * on local disk in planner order ({@link #spilled}, whose lists here stay empty).
+   */
   static final class Commit {
     final long version;
     final List<FileAction> adds = new ArrayList<>();
     final List<FileAction> removes = new ArrayList<>();
     final List<FileAction> changeData = new ArrayList<>();
+    /** The spilled files, or null; owned by whoever makes units of them, else closed with {@link #close}. */
+    final SpilledFiles spilled;
 
     /** The adds all have {@code dataChange=false}: a rewrite (OPTIMIZE), or snapshot files from a checkpoint. */
     final boolean addsWithoutDataChange;
@@ -37,6 +56,7 @@ final class CommitRules {
      */
     Commit(long version, List<FileAction> actions, boolean fromSnapshots) {
       this.version = version;
+      this.spilled = null;
       boolean noDataChange = true;
       for (FileAction f : actions) {
         if (f.kind() == FileAction.Kind.ADD) {
@@ -57,6 +77,32 @@ final class CommitRules {
         }
       }
       this.addsWithoutDataChange = noDataChange && !adds.isEmpty();
+    }
+
+    /** A spilled version's actions (history: files a rewrite added without data change are not in it). */
+    Commit(long version, SpilledFiles spilled) {
+      this.version = version;
+      this.spilled = spilled;
+      this.addsWithoutDataChange = false;
+    }
+
+    int addCount() {
+      return spilled != null ? spilled.adds() : adds.size();
+    }
+
+    int removeCount() {
+      return spilled != null ? spilled.removes() : removes.size();
+    }
+
+    boolean hasChangeData() {
+      return spilled != null ? spilled.changeData() > 0 : !changeData.isEmpty();
+    }
+
+    /** Deletes the spill of a commit no units were made of. */
+    void close() {
+      if (spilled != null) {
+        spilled.close();
+      }
     }
 
     /**
@@ -80,7 +126,7 @@ final class CommitRules {
 
     /** Whether the commit removes or rewrites data (UPDATE, DELETE, MERGE, overwrite). */
     boolean isChange() {
-      return !removes.isEmpty();
+      return removeCount() > 0;
     }
 
     /** The removes by file id, for pairing with re-adds. */
@@ -103,6 +149,22 @@ final class CommitRules {
       this.previous = previous;
       this.source = source;
       this.newImagesOnly = newImagesOnly;
+    }
+  }
+
+  /** The parts of a commit in the heap by {@code rule}. */
+  static List<Part> parts(Commit c, Rule rule) {
+    switch (rule) {
+      case ADDED:
+        return added(c.adds);
+      case NEW_IMAGES:
+        return newImages(c);
+      case DERIVED_CHANGES:
+        return derivedChanges(c);
+      case CHANGE_DATA:
+        return changeData(c.changeData, false);
+      default:
+        return changeData(c.changeData, true);
     }
   }
 

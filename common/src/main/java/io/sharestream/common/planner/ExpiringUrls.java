@@ -5,6 +5,7 @@ import io.sharestream.common.model.FileAction;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Refreshes the pre-signed URLs of planned units before they expire: each unit's request is run again once and its
  * files are found by id ({@link FileLister#fresh}), and the planner's cached windows then hand out the fresh units. A
- * window spilled to disk is listed again whole instead ({@code relist}), so every URL in it is fresh for as long again
- * and the stream through a million files lists it once per URL lifetime, not once per batch.
+ * window spilled to disk is listed again whole instead ({@code relist} of its request), so every URL in it is fresh
+ * for as long again and a stream through a million files lists it once per URL lifetime, not once per batch.
  */
 final class ExpiringUrls {
   private static final Logger LOG = LoggerFactory.getLogger(ExpiringUrls.class);
@@ -28,12 +29,13 @@ final class ExpiringUrls {
   static List<WorkUnit> refresh(List<WorkUnit> units, long threshold, FileLister lister, WindowCache windows,
       String table, Function<FetchSpec, VersionWindow> relist) {
     Map<FetchSpec, VersionWindow> relisted = new LinkedHashMap<>();
+    Map<WorkUnit, VersionWindow> spilledIn = new IdentityHashMap<>();
     Map<FetchSpec, Set<String>> wanted = new LinkedHashMap<>();
     for (WorkUnit u : units) {
       if (expiring(u, threshold)) {
-        VersionWindow cached = windows.get(u.fetch());
-        if (cached != null && cached.spilled()) {
-          relisted.computeIfAbsent(u.fetch(), relist);
+        VersionWindow holder = u.isStartingVersion() ? windows.get(u.fetch()) : windows.holding(u.version());
+        if (holder != null && holder.units(u.version()) instanceof SpilledUnits) {
+          spilledIn.put(u, relisted.computeIfAbsent(holder.spec, relist));
         } else {
           Set<String> keys = wanted.computeIfAbsent(u.fetch(), s -> new HashSet<>());
           keys.add(FileLister.key(u.file()));
@@ -53,8 +55,8 @@ final class ExpiringUrls {
     for (WorkUnit u : units) {
       if (!expiring(u, threshold)) {
         out.add(u);
-      } else if (relisted.containsKey(u.fetch())) {
-        out.add(relistedUnit(relisted.get(u.fetch()), u, table));
+      } else if (spilledIn.containsKey(u)) {
+        out.add(relistedUnit(spilledIn.get(u), u, table));
       } else {
         Map<String, FileAction> listed = fresh.get(u.fetch());
         WorkUnit r = u.withFiles(relisted(listed, u.file(), u, table), u.previous() == null ? null

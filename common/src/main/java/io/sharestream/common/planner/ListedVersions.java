@@ -95,14 +95,10 @@ final class ListedVersions implements AutoCloseable {
     return vf == null ? Collections.emptyList() : vf.all();
   }
 
-  /** The files of {@code v} in planner order when they were spilled and all add files, else null. */
-  SpilledFiles spilledAdds(long v) {
-    VersionFiles vf = files.get(v);
-    return vf != null && vf.spilled() && vf.addsOnly() ? vf.sorted() : null;
-  }
-
+  /** The data-change actions of {@code v}: in the heap, or its spill in planner order (the caller's to close). */
   Commit commit(long v) {
-    return new Commit(v, files(v));
+    VersionFiles vf = files.get(v);
+    return vf != null && vf.spilled() ? new Commit(v, vf.sorted()) : new Commit(v, files(v));
   }
 
   /** The commit time of {@code v} from its lines, else {@code otherwise}. */

@@ -13,6 +13,7 @@ import io.sharestream.common.model.FileAction;
 import io.sharestream.common.model.TableMetadata;
 import io.sharestream.common.planner.CommitRules.Commit;
 import io.sharestream.common.planner.CommitRules.Part;
+import io.sharestream.common.planner.CommitRules.Rule;
 import io.sharestream.common.planner.WorkUnit.RowSource;
 import io.sharestream.common.profile.TableRef;
 import io.sharestream.common.types.StructType;
@@ -331,7 +332,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
 
   private VersionWindow listSnapshot(long version) {
     FetchSpec spec = FetchSpec.snapshot(version);
-    VersionWindow w = new VersionWindow(version, version, true);
+    VersionWindow w = new VersionWindow(spec);
     try (VersionFiles files = new VersionFiles()) {
       lister.list(spec, m -> schemas.check(m, version), a -> {
         if (a instanceof FileAction) {
@@ -342,8 +343,8 @@ public final class SharingStreamPlanner implements StreamPlanner {
         }
       });
       long ts = snapshotTimestamp(version, files);
-      w.byVersion.put(version, files.spilled() ? spilledUnits(version, files.sorted(), ts, true, spec)
-          : units(version, CommitRules.added(files.all()), ts, true, spec));
+      Commit c = files.spilled() ? new Commit(version, files.sorted()) : new Commit(version, files.all(), true);
+      w.byVersion.put(version, units(c, Rule.ADDED, ts, true, spec));
     }
     windows.put(spec, w);
     return w;
@@ -416,12 +417,10 @@ public final class SharingStreamPlanner implements StreamPlanner {
   /** Default and skipChangeCommits modes: {@code query} from startingVersion. */
   private VersionWindow dataChangeWindow(long start, long end) {
     FetchSpec spec = FetchSpec.query(start, end);
-    VersionWindow w = new VersionWindow(start, end, false);
+    VersionWindow w = new VersionWindow(spec);
     try (ListedVersions l = list(spec)) {
       for (long v = start; v <= end; v++) {
-        SpilledFiles appended = l.spilledAdds(v);
-        w.byVersion.put(v, appended != null ? spilledUnits(v, appended, l.timestamp(v), false, spec)
-            : dataChanges(l.commit(v), l.timestamp(v), l.cdfEnabledAt(v), spec));
+        w.byVersion.put(v, dataChanges(l.commit(v), l.timestamp(v), l.cdfEnabledAt(v), spec));
       }
     } catch (RuntimeException e) {
       w.close();
@@ -438,34 +437,37 @@ public final class SharingStreamPlanner implements StreamPlanner {
   private List<WorkUnit> dataChanges(Commit c, long ts, boolean cdf, FetchSpec spec) {
     long v = c.version;
     if (!c.isChange()) {
-      return units(v, CommitRules.added(c.adds), ts, false, spec);
+      return units(c, Rule.ADDED, ts, false, spec);
     }
     if (settings.skipChangeCommits()) {
       once.log(v, "Skipping change commit {} of {} ({} files removed, {} added): skipChangeCommits=true", v, table,
-          c.removes.size(), c.adds.size());
+          c.removeCount(), c.addCount());
+      c.close();
       return Collections.emptyList();
     }
-    long deleted = CommitRules.deletedRows(c);
+    long deleted = c.spilled != null ? SpilledParts.deletedRows(c.spilled) : CommitRules.deletedRows(c);
     if (cdf) {
       FetchSpec one = FetchSpec.changes(v, v);
       try (ListedVersions l = list(one)) {
-        List<FileAction> cdc = l.commit(v).changeData;
-        if (!cdc.isEmpty()) {
+        Commit changes = l.commit(v);
+        if (changes.hasChangeData()) {
           once.log(v, "Change commit {} of {} removed {} and added {}: emitting its inserted and updated rows from "
               + "the change data feed; its deleted rows ({}) and pre-images are not emitted (set readChangeFeed=true "
-              + "to receive them)", v, table, files(c.removes.size()), files(c.adds.size()),
+              + "to receive them)", v, table, files(c.removeCount()), files(c.addCount()),
               deleted < 0 ? UNKNOWN_DELETES : "at most " + rows(deleted) + ": the live rows of the files it removed");
-          return units(v, CommitRules.changeData(cdc, true), l.timestamp(v, ts), false, one);
+          c.close();
+          return units(changes, Rule.NEW_CHANGE_DATA, l.timestamp(v, ts), false, one);
         }
+        changes.close();
       } catch (ChangeDataNotRecordedException e) {
         LOG.debug("No change data for version {} of {}: using its added files", v, table);
       }
     }
     once.log(v, "Change commit {} of {} removed {} and added {}: emitting the rows it added; its deleted rows ({}) "
-        + "are not emitted (set readChangeFeed=true to receive them)", v, table, files(c.removes.size()),
-        files(c.adds.size()), deleted < 0 ? UNKNOWN_DELETES
+        + "are not emitted (set readChangeFeed=true to receive them)", v, table, files(c.removeCount()),
+        files(c.addCount()), deleted < 0 ? UNKNOWN_DELETES
             : rows(deleted) + ": the live rows of the files it removed, by file stats and deletion vectors");
-    return units(v, CommitRules.newImages(c), ts, false, spec);
+    return units(c, Rule.NEW_IMAGES, ts, false, spec);
   }
 
   /** How a change commit's log line counts deletes no file stats tell. */
@@ -492,21 +494,12 @@ public final class SharingStreamPlanner implements StreamPlanner {
       }
       LOG.info("Change data was not recorded for version {} of {}: deriving its changes from added and removed files",
           start, table);
-      FetchSpec derived = FetchSpec.query(start, start);
-      VersionWindow w = new VersionWindow(start, start, false);
-      try (ListedVersions d = list(derived)) {
-        w.byVersion.put(start, units(start, CommitRules.derivedChanges(d.commit(start)), d.timestamp(start), false,
-            derived));
-      }
-      windows.put(derived, w);
-      return w;
+      return derivedChangesWindow(start);
     }
-    VersionWindow w = new VersionWindow(start, end, false);
+    VersionWindow w = new VersionWindow(spec);
     try {
       for (long v = start; v <= end; v++) {
-        SpilledFiles appended = l.spilledAdds(v); // an append's changes are its added files
-        w.byVersion.put(v, appended != null ? spilledUnits(v, appended, l.timestamp(v), false, spec)
-            : changeFeed(l.commit(v), l.timestamp(v), spec));
+        w.byVersion.put(v, changeFeed(l.commit(v), l.timestamp(v), spec));
       }
     } catch (RuntimeException e) {
       w.close();
@@ -518,11 +511,20 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return w;
   }
 
+  /** readChangeFeed for a version without change data: its changes derived from {@code query}. */
+  private VersionWindow derivedChangesWindow(long v) {
+    FetchSpec derived = FetchSpec.query(v, v);
+    VersionWindow w = new VersionWindow(derived);
+    try (ListedVersions d = list(derived)) {
+      w.byVersion.put(v, units(d.commit(v), Rule.DERIVED_CHANGES, d.timestamp(v), false, derived));
+    }
+    windows.put(derived, w);
+    return w;
+  }
+
   /** readChangeFeed for one commit: its change data when recorded, else the changes derived from its files. */
   private List<WorkUnit> changeFeed(Commit c, long ts, FetchSpec spec) {
-    List<Part> parts = c.changeData.isEmpty() ? CommitRules.derivedChanges(c) : CommitRules.changeData(c.changeData,
-        false);
-    return units(c.version, parts, ts, false, spec);
+    return units(c, c.hasChangeData() ? Rule.CHANGE_DATA : Rule.DERIVED_CHANGES, ts, false, spec);
   }
 
   /**
@@ -530,11 +532,11 @@ public final class SharingStreamPlanner implements StreamPlanner {
    * only rewrote files without changing rows (OPTIMIZE) is recognized by its rows and emits nothing.
    */
   private VersionWindow snapshotDiffWindow(long start, long end) {
-    VersionWindow w = new VersionWindow(start, end, false);
-    try (ListedVersions l = list(FetchSpec.snapshotDiff(start, end))) {
+    VersionWindow w = new VersionWindow(FetchSpec.snapshotDiff(start, end));
+    try (ListedVersions l = list(w.spec)) {
       snapshotDiffs(l, w);
     }
-    windows.put(FetchSpec.snapshotDiff(start, end), w);
+    windows.put(w.spec, w);
     return w;
   }
 
@@ -568,14 +570,23 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return out;
   }
 
-  /** A spilled version's units: its added files in planner order, made as they are asked for. */
-  private List<WorkUnit> spilledUnits(long v, SpilledFiles files, long ts, boolean snapshot, FetchSpec spec) {
+  /**
+   * The units of {@code c} by {@code rule}: made in the heap, or, for a spilled commit, as they are asked for from
+   * its spill (which they then own).
+   */
+  private List<WorkUnit> units(Commit c, Rule rule, long ts, boolean snapshot, FetchSpec spec) {
+    long v = c.version;
+    if (c.spilled == null) {
+      return units(v, CommitRules.parts(c, rule), ts, snapshot, spec);
+    }
+    SpilledParts parts = rule == Rule.ADDED && c.spilled.adds() == c.spilled.size() ? null
+        : SpilledParts.of(c.spilled, rule);
     StructType schema = schemas.schemaAt(v);
     List<String> partitionColumns = schemas.partitionColumnsAt(v);
     String id = startMetadata.id();
     String name = table.toString();
-    return new SpilledUnits(files, (f, i) -> new WorkUnit(name, id, v, i, f, null, ts, RowSource.ADDED, false,
-        snapshot, spec, schema, partitionColumns));
+    return new SpilledUnits(c.spilled, parts, (f, previous, source, newImagesOnly, i) -> new WorkUnit(name, id, v, i,
+        f, previous, ts, source, newImagesOnly, snapshot, spec, schema, partitionColumns));
   }
 
   /** The line logged once for {@code version} (a change commit, a rewrite), or null when none was. */
@@ -596,8 +607,9 @@ public final class SharingStreamPlanner implements StreamPlanner {
     switch (spec.kind()) {
       case SNAPSHOT:
         return listSnapshot(spec.startVersion());
-      case QUERY:
-        return dataChangeWindow(spec.startVersion(), spec.endVersion());
+      case QUERY: // readChangeFeed lists a version without change data this way
+        return settings.readChangeFeed() ? derivedChangesWindow(spec.startVersion())
+            : dataChangeWindow(spec.startVersion(), spec.endVersion());
       case CHANGES:
         return changeFeedWindow(spec.startVersion(), spec.endVersion());
       default:

@@ -23,6 +23,8 @@ final class SpillIndex {
   private long[] offsets = new long[1024];
   private long[] sizes = new long[1024];
   private int count;
+  private int removes;
+  private int changeData;
 
   /** Notes {@code f}, spilled at {@code offset}. */
   void add(FileAction f, long offset) {
@@ -44,6 +46,8 @@ final class SpillIndex {
     idLength[count] = id.length;
     blockUsed += id.length;
     kinds[count] = (byte) f.kind().ordinal();
+    removes += f.kind() == FileAction.Kind.REMOVE ? 1 : 0;
+    changeData += f.kind() == FileAction.Kind.CDF ? 1 : 0;
     offsets[count] = offset;
     sizes[count] = f.size();
     count++;
@@ -66,7 +70,7 @@ final class SpillIndex {
     idAt = idLength = null;
     offsets = sizes = null;
     kinds = null;
-    return new SpilledFiles(spill, sortedOffsets, bytesBefore);
+    return new SpilledFiles(spill, sortedOffsets, bytesBefore, removes, changeData);
   }
 
   private void mergeSort(int[] a, int[] tmp, int from, int to) {

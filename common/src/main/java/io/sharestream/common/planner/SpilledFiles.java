@@ -11,15 +11,34 @@ final class SpilledFiles implements Closeable {
   private final FileSpill spill;
   private final long[] offsets;
   private final long[] bytesBefore;
+  private final int removes;
+  private final int changeData;
 
-  SpilledFiles(FileSpill spill, long[] offsets, long[] bytesBefore) {
+  SpilledFiles(FileSpill spill, long[] offsets, long[] bytesBefore, int removes, int changeData) {
     this.spill = spill;
     this.offsets = offsets;
     this.bytesBefore = bytesBefore;
+    this.removes = removes;
+    this.changeData = changeData;
   }
 
   int size() {
     return offsets.length;
+  }
+
+  /** How many lines remove a file. */
+  int removes() {
+    return removes;
+  }
+
+  /** How many lines are change data files. */
+  int changeData() {
+    return changeData;
+  }
+
+  /** How many lines add a file. */
+  int adds() {
+    return offsets.length - removes - changeData;
   }
 
   FileAction get(int i) {

@@ -15,19 +15,12 @@ final class VersionFiles implements Closeable {
   private FileSpill spill;
   private SpillIndex index;
   private int count;
-  private int removes;
-  private int changeData;
   private Long firstTimestamp;
   private Long newestModification;
 
   void add(FileAction f) {
     if (count++ == 0) {
       firstTimestamp = f.timestamp();
-    }
-    if (f.kind() == FileAction.Kind.REMOVE) {
-      removes++;
-    } else if (f.kind() == FileAction.Kind.CDF) {
-      changeData++;
     }
     if (f.modificationTime() != null && (newestModification == null || f.modificationTime() > newestModification)) {
       newestModification = f.modificationTime();
@@ -57,11 +50,6 @@ final class VersionFiles implements Closeable {
 
   boolean spilled() {
     return spill != null;
-  }
-
-  /** Whether every line adds a file (an append, or a snapshot). */
-  boolean addsOnly() {
-    return removes == 0 && changeData == 0;
   }
 
   /** The first line's commit time, if it has one. */

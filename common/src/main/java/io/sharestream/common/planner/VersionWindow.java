@@ -6,24 +6,22 @@ import java.util.TreeMap;
 
 /** Units of a range of versions as listed, sorted and numbered per version; a snapshot is a window of one version. */
 final class VersionWindow {
+  /** The request that listed it: a refresh of a spilled window runs it again. */
+  final FetchSpec spec;
   final long start;
   final long end;
   final boolean snapshot;
   final TreeMap<Long, List<WorkUnit>> byVersion = new TreeMap<>();
 
-  VersionWindow(long start, long end, boolean snapshot) {
-    this.start = start;
-    this.end = end;
-    this.snapshot = snapshot;
+  VersionWindow(FetchSpec spec) {
+    this.spec = spec;
+    this.start = spec.startVersion();
+    this.end = spec.endVersion();
+    this.snapshot = spec.kind() == FetchSpec.Kind.SNAPSHOT;
   }
 
   List<WorkUnit> units(long v) {
     return byVersion.getOrDefault(v, Collections.emptyList());
-  }
-
-  /** Whether any version's units are spilled to disk (a URL refresh lists such a window again whole). */
-  boolean spilled() {
-    return byVersion.values().stream().anyMatch(u -> u instanceof SpilledUnits);
   }
 
   /** Deletes the spills of its versions. */

@@ -3,7 +3,13 @@ package io.sharestream.common.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.sharestream.common.client.ClientSettings;
+import io.sharestream.common.client.DeltaSharingClient;
+import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.testkit.delta.DeletionVectorMatrix;
+import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.Samples;
+import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -58,6 +64,29 @@ class SpilledListingsTest {
               assertThat(PlannerFixture.drain(disk, f.client, disk.initialPosition(), limits, null)).as(what)
                   .isEqualTo(PlannerFixture.drain(heap, f.client, heap.initialPosition(), limits, null)).isNotEmpty();
             }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void deletionVectorCommitsSpilledReadTheSameAsInTheHeapInEveryMode() {
+    for (boolean cdf : new boolean[] {false, true}) {
+      DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("dv" + cdf), cdf, false);
+      try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true).start();
+          DeltaSharingClient client = new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()),
+              ClientSettings.DEFAULT)) {
+        for (Map<String, String> mode : MODES) {
+          try (SharingStreamPlanner heap = new SharingStreamPlanner(client, PlannerFixture.T,
+              StreamOptions.parse(mode), Duration.ZERO, Clock.systemUTC());
+              SharingStreamPlanner disk = new SharingStreamPlanner(client, PlannerFixture.T,
+                  StreamOptions.parse(mode), Duration.ZERO, Clock.systemUTC()).spillingBeyond(1)) {
+            String what = mode + " cdf=" + cdf;
+            assertThat(units(disk, disk.initialPosition())).as(what).isEqualTo(units(heap, heap.initialPosition()));
+            assertThat(PlannerFixture.drain(disk, client, disk.initialPosition(), AdmissionLimits.files(1), null))
+                .as(what).isEqualTo(PlannerFixture.drain(heap, client, heap.initialPosition(),
+                    AdmissionLimits.UNLIMITED, null)).isNotEmpty();
           }
         }
       }
