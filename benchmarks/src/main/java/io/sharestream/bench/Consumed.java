@@ -18,7 +18,12 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * bytes, commit-to-receipt times for small counts, and a sample to resend.
  */
 final class Consumed {
+  /** The counts whose arrival times {@link #marks} keeps. */
+  static final long[] MARK_COUNTS = {1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000,
+      1_000_000};
   final AtomicLong count = new AtomicLong();
+  /** Arrival ({@link System#nanoTime()}) of the record of each of {@link #MARK_COUNTS}, 0 while not there. */
+  final long[] marks = new long[MARK_COUNTS.length];
   final AtomicLong bytes = new AtomicLong();
   final List<ProducerRecord<byte[], byte[]>> sample = new ArrayList<>();
   /** Each topic's first arrival ({@link System#nanoTime()}). */
@@ -55,7 +60,11 @@ final class Consumed {
             }
             last = now;
             firstByTopic.putIfAbsent(r.topic(), now);
-            count.incrementAndGet();
+            long c = count.incrementAndGet();
+            int m = java.util.Arrays.binarySearch(MARK_COUNTS, c);
+            if (m >= 0) {
+              marks[m] = now;
+            }
             bytes.addAndGet(r.serializedValueSize() + Math.max(0, r.serializedKeySize()));
             if (latencies != null) {
               latencies.add(System.currentTimeMillis() - r.timestamp());
@@ -90,6 +99,16 @@ final class Consumed {
     stopped = true;
     thread.join();
     return count.get() >= expected;
+  }
+
+  /**
+   * Microseconds a record from the {@code from}th to the {@code to}th (both of {@link #MARK_COUNTS}), -1 when the
+   * {@code to}th did not arrive.
+   */
+  double microsPerRecord(long from, long to) {
+    long a = marks[java.util.Arrays.binarySearch(MARK_COUNTS, from)];
+    long b = marks[java.util.Arrays.binarySearch(MARK_COUNTS, to)];
+    return a == 0 || b == 0 ? -1 : (b - a) / 1e3 / (to - from);
   }
 
   /** Records per second from the first arrival to the last. */

@@ -32,15 +32,17 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * JVM), beside the core alone streaming the same tables without Kafka in this JVM ({@link CoreDrain}): (a) one
  * connector over 200 tables with {@code tasks.max=4}, beside the same rows as one table in one task; (b) one version
  * of 100,000 files; (c) a stream starting 10,000 versions behind; (d) version requests per minute of 200 idle
- * tables, with and without backoff. Rates count from the connector's creation to the last record consumed; heaps are
+ * tables, with and without backoff; (e) one version of 10,000 to 1,000,000 files from history and as a snapshot
+ * start, for a bounded time ({@link MillionFiles}). Rates count from the connector's creation to the last record consumed; heaps are
  * the worker JVM's peak live heap (after a collection) beside the same JVM at rest (the worker started, no connector
  * yet).
  *
  * <pre>
  * mvn -q -B package -DskipTests -pl benchmarks -am
- * java -Xmx2g -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) io.sharestream.bench.ScaleBenchmark
+ * java -Xmx6g -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) io.sharestream.bench.ScaleBenchmark
  * </pre>
- * (argument {@code tables}, {@code files}, {@code versions} or {@code idle}: that case only; {@code
+ * (argument {@code tables}, {@code files}, {@code versions}, {@code idle} or {@code million}: that case only; (e)
+ * needs the larger heap here: the kit's snapshot of a million files and the core alone's listing are in this JVM; {@code
  * -Dbench.allWorkers=true}: (a) also with an 8 MB producer buffer and in a 512 MiB worker; {@code -Dbench.tasks=N}:
  * (a) with tasks.max=N)
  */
@@ -87,6 +89,9 @@ public final class ScaleBenchmark {
       }
       if (only.equals("all") || only.equals("idle")) {
         idle(kafka, dir);
+      }
+      if (only.equals("all") || only.equals("million")) {
+        MillionFiles.run(kafka, dir, footers);
       }
     } finally {
       kafka.stop();

@@ -24,6 +24,10 @@ final class WorkerJvm implements AutoCloseable {
   private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
   /** The worker's heap at rest (after a collection, before the connector), MiB. */
   final long atRestMiB;
+  /** The peak live heap (MiB) the worker last reported (every second), -1 before its first report. */
+  private volatile long lastPeakMiB = -1;
+  /** The worker's line telling it ran out of heap, if it printed one. */
+  private volatile String outOfMemory;
 
   private WorkerJvm(String heap, String bootstrapServers, Map<String, String> workerOverrides,
       Map<String, String> connector, Path dir) throws Exception {
@@ -50,6 +54,13 @@ final class WorkerJvm implements AutoCloseable {
       try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
           StandardCharsets.UTF_8))) {
         for (String line = out.readLine(); line != null; line = out.readLine()) {
+          if (line.startsWith(WorkerMain.MARKER + "heap ")) {
+            lastPeakMiB = Long.parseLong(ChildJvm.pairs(line).get("peakLiveMiB"));
+            continue;
+          }
+          if (line.contains("OutOfMemoryError")) {
+            outOfMemory = line.trim();
+          }
           lines.add(line);
         }
       } catch (java.io.IOException gone) {
@@ -97,6 +108,31 @@ final class WorkerJvm implements AutoCloseable {
       }
     }
     throw new IllegalStateException("the worker JVM did not report '" + what + "'" + ChildJvm.tail(err));
+  }
+
+  /** The peak live heap (MiB) the worker last reported (every second): what one that ran out of heap had reached. */
+  long lastPeakMiB() {
+    return lastPeakMiB;
+  }
+
+  /**
+   * Why the worker JVM ended, once it did: its {@code OutOfMemoryError} line (standard output or error), else its
+   * exit code; null while it runs.
+   */
+  String ending() throws Exception {
+    if (process.isAlive()) {
+      return null;
+    }
+    process.waitFor(10, TimeUnit.SECONDS);
+    String line = outOfMemory;
+    if (line == null) {
+      for (String l : Files.readAllLines(err, StandardCharsets.UTF_8)) {
+        if (l.contains("OutOfMemoryError")) {
+          line = l.trim();
+        }
+      }
+    }
+    return line != null ? line : "exit code " + process.exitValue() + ChildJvm.tail(err);
   }
 
   /** Whether the worker JVM is still running (it is not once it ran out of heap). */

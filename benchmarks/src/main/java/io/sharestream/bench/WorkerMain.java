@@ -20,8 +20,9 @@ import org.apache.kafka.connect.util.FutureCallback;
 /**
  * A real standalone Connect worker in a JVM of its own (the broker elsewhere), so that its heap is the worker's and
  * its tasks' only. Started by {@link WorkerJvm}: starts the worker, measures its heap at rest (after a collection),
- * creates the connector, prints {@code WORKER started atRestMiB=...}, then on the line {@code report} on its
- * standard input prints the peak live heap since the connector was created and stops.
+ * creates the connector, prints {@code WORKER started atRestMiB=...} (then {@code WORKER heap peakLiveMiB=...} every
+ * second), then on the line {@code report} on its standard input prints the peak live heap since the connector was
+ * created and stops.
  *
  * <p>Arguments: worker properties file, connector properties file.
  */
@@ -41,6 +42,20 @@ public final class WorkerMain {
     created.get(60, TimeUnit.SECONDS);
     System.out.println(MARKER + "started atRestMiB=" + (atRest >> 20));
     System.out.flush();
+    // the peak so far every second: what a worker that runs out of heap had reached before
+    Thread heap = new Thread(() -> {
+      try {
+        while (true) {
+          Thread.sleep(1000);
+          System.out.println(MARKER + "heap peakLiveMiB=" + (live.peak() >> 20));
+          System.out.flush();
+        }
+      } catch (InterruptedException stop) {
+        // the worker stops
+      }
+    }, "heap-report");
+    heap.setDaemon(true);
+    heap.start();
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line = in.readLine(); line != null && !line.equals("report"); line = in.readLine()) {
       // wait for the parent

@@ -11,6 +11,7 @@ import io.sharestream.testkit.delta.DeltaAction.RemoveFile;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.ref.SoftReference;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -59,6 +60,14 @@ public final class DeltaLog {
 
   /** A directory changed this recently may change again without its modification time moving. */
   private static final long RACY_MILLIS = 100;
+  /** The prefix of an aliased file's path: {@code _alias-<n>/} then the physical file's relative path. */
+  public static final String ALIAS_PREFIX = "_alias-";
+  /**
+   * Snapshots of at least this many files are kept (softly, the last one only) for the next request of the same
+   * version: a client asking a million-file version twice in a row (a commit time, then the listing) does not wait
+   * for its replay twice.
+   */
+  private static final int BIG_SNAPSHOT_FILES = 50_000;
 
   private final Path tableDir;
   /** Modification times of commit files read so far, by version (commit files are immutable). */
@@ -67,6 +76,9 @@ public final class DeltaLog {
   /** The protocol and metadata of the last checkpoint read for them (checkpoints are immutable). */
   private State checkpointState;
   private long checkpointStateVersion = -1;
+  /** The last snapshot of at least {@link #BIG_SNAPSHOT_FILES} files built, and what it was built from. */
+  private volatile SoftReference<Snapshot> bigSnapshot = new SoftReference<>(null);
+  private volatile String bigSnapshotStamp;
 
   public DeltaLog(Path tableDir) {
     this.tableDir = tableDir;
@@ -285,9 +297,19 @@ public final class DeltaLog {
 
   /** Streams the actions of one commit to {@code visitor} until it returns false. */
   public void visitActions(long version, Predicate<DeltaAction> visitor) {
+    visitActions(version, line -> false, visitor);
+  }
+
+  /** Whether a commit line is a file action ({@code add}, {@code remove}, {@code cdc}), by its first key. */
+  private static boolean fileLine(String line) {
+    return line.startsWith("{\"add\"") || line.startsWith("{\"remove\"") || line.startsWith("{\"cdc\"");
+  }
+
+  /** As {@link #visitActions(long, Predicate)}, lines {@code skip} accepts left unparsed. */
+  private void visitActions(long version, Predicate<String> skip, Predicate<DeltaAction> visitor) {
     try (BufferedReader r = Files.newBufferedReader(commitFile(version), StandardCharsets.UTF_8)) {
       for (String line = r.readLine(); line != null; line = r.readLine()) {
-        if (line.isBlank()) {
+        if (line.isBlank() || skip.test(line)) {
           continue;
         }
         DeltaAction a = DeltaAction.parse(DeltaAction.JSON.readTree(line));
@@ -344,6 +366,38 @@ public final class DeltaLog {
     if (commits.isEmpty() || version > commits.last() || version < 0) {
       throw new NoSuchElementException("version " + version + " does not exist in " + logDir());
     }
+    String stamp = withFiles ? stamp(commits, version) : null;
+    if (stamp != null) {
+      Snapshot kept = bigSnapshot.get();
+      if (kept != null && stamp.equals(bigSnapshotStamp)) {
+        return kept;
+      }
+    }
+    Snapshot built = build(commits, version, withFiles);
+    if (stamp != null && built.files().size() >= BIG_SNAPSHOT_FILES) {
+      synchronized (this) {
+        bigSnapshot = new SoftReference<>(built);
+        bigSnapshotStamp = stamp;
+      }
+    }
+    return built;
+  }
+
+  /**
+   * What a kept snapshot at {@code version} was built from: the first commit, the checkpoint used and the commit
+   * file of the version (size and time); a log rewritten since gives another stamp.
+   */
+  private String stamp(NavigableSet<Long> commits, long version) {
+    try {
+      Path commit = commitFile(version);
+      return commits.first() + ":" + checkpointVersions().floor(version) + ":" + version + ":" + Files.size(commit)
+          + ":" + Files.getLastModifiedTime(commit).toMillis();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private Snapshot build(NavigableSet<Long> commits, long version, boolean withFiles) {
     State state = new State(withFiles);
     long from = 0;
     // as Delta readers do: from the latest checkpoint at or below the version, else from the first commit
@@ -361,7 +415,14 @@ public final class DeltaLog {
       throw new NoSuchElementException("version " + version + " can no longer be reconstructed from " + logDir());
     }
     for (long v = from; v <= version; v++) {
-      forEachAction(v, state::apply);
+      if (withFiles) {
+        forEachAction(v, state::apply);
+      } else { // file actions left unparsed: a big version's metadata in a moment
+        visitActions(v, DeltaLog::fileLine, a -> {
+          state.apply(a);
+          return true;
+        });
+      }
     }
     if (state.metadata == null || state.protocol == null) {
       throw new IllegalStateException("log of " + tableDir + " has no metaData/protocol at version " + version);
@@ -373,13 +434,37 @@ public final class DeltaLog {
     return from > to || commits.subSet(from, true, to, true).size() == to - from + 1;
   }
 
-  /** Absolute path of a file named by a log action's (URI-encoded, relative or absolute) path. */
+  /**
+   * Absolute path of a file named by a log action's (URI-encoded, relative or absolute) path. A relative path in the
+   * kit's alias convention ({@code _alias-<n>/<path>}, see {@link DeltaTableWriter#appendAliases}) names the physical
+   * file {@code <path>}: many distinct logical files, one file on disk.
+   */
   public Path resolve(String actionPath) {
     URI uri = URI.create(actionPath);
     if (uri.isAbsolute()) {
       return Path.of(uri);
     }
-    return tableDir.resolve(uri.getPath());
+    return tableDir.resolve(physicalPath(uri.getPath()));
+  }
+
+  /**
+   * The physical relative path behind {@code relativePath}: itself, or for an alias ({@code _alias-<n>/<path>}, the
+   * first segment {@code _alias-} and digits only) the path after that first segment.
+   */
+  static String physicalPath(String relativePath) {
+    if (!relativePath.startsWith(ALIAS_PREFIX)) {
+      return relativePath;
+    }
+    int slash = relativePath.indexOf('/');
+    if (slash <= ALIAS_PREFIX.length()) {
+      return relativePath;
+    }
+    for (int i = ALIAS_PREFIX.length(); i < slash; i++) {
+      if (!Character.isDigit(relativePath.charAt(i))) {
+        return relativePath;
+      }
+    }
+    return relativePath.substring(slash + 1);
   }
 
   /** The protocol and metadata in checkpoint {@code version}, read once. */

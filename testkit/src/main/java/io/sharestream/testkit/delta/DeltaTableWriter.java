@@ -303,6 +303,50 @@ public final class DeltaTableWriter {
   }
 
   /**
+   * Appends one version of {@code count} logical data files, each holding {@code rows}, backed by ONE physical
+   * Parquet file: big versions (a million files) in seconds and a few hundred bytes of disk per file (its line in the
+   * commit). The physical file is written once; each {@code add} names it through the kit's alias convention, path
+   * {@code _alias-<n>/<physical file path>} ({@code n} = 0 .. count-1, zero-padded), which {@link DeltaLog#resolve}
+   * (and so the kit server's storage handler, and this writer's readers) maps back to the physical file. The adds'
+   * paths are distinct, so are their file ids (hashes of the path) and pre-signed URLs; each has the physical file's
+   * size and stats ({@code numRecords} = rows.size()) and reads back as a real Parquet file of {@code rows}. No
+   * other Delta reader knows the convention: such a table is served by the kit, not read from disk by Spark or
+   * Delta. The commit is written as it is generated, never all in memory; the table must be unpartitioned.
+   *
+   * <p>Reading the table's snapshot (this writer's {@link #snapshot()}, the server's snapshot queries) holds every
+   * add in memory, some hundreds of bytes each; history queries ({@code startingVersion}) stream the commit.
+   */
+  public long appendAliases(List<Map<String, Object>> rows, int count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("count must be at least 1: " + count);
+    }
+    Snapshot s = snapshot();
+    if (!s.metadata.partitionColumns.isEmpty()) {
+      throw new IllegalArgumentException("appendAliases supports unpartitioned tables only");
+    }
+    AddFile physical = files.write(s, rows, true);
+    String format = "%0" + Math.max(7, Integer.toString(count - 1).length()) + "d";
+    Iterable<DeltaAction> adds = () -> new java.util.Iterator<>() {
+      private int next;
+
+      @Override
+      public boolean hasNext() {
+        return next < count;
+      }
+
+      @Override
+      public DeltaAction next() {
+        if (next >= count) {
+          throw new java.util.NoSuchElementException();
+        }
+        String path = DeltaLog.ALIAS_PREFIX + String.format(format, next++) + "/" + physical.path;
+        return new AddFile(path, Map.of(), physical.size, physical.modificationTime, true, physical.stats);
+      }
+    };
+    return commit(adds, true, "WRITE", DeltaAction.JSON.createObjectNode().put("mode", "Append"));
+  }
+
+  /**
    * Deletes matching rows: files without a match stay, fully matched files go; others are rewritten, or on a table
    * with deletion vectors re-added with the matched rows marked (and then, as Delta does, no change data files).
    */
@@ -644,7 +688,13 @@ public final class DeltaTableWriter {
   }
 
   /** Writes the next commit atomically and stamps its modification time with the commit timestamp. */
-  private synchronized long commit(List<? extends DeltaAction> actions, String operation, ObjectNode params) {
+  private long commit(List<? extends DeltaAction> actions, String operation, ObjectNode params) {
+    return commit(actions, actions.stream().noneMatch(a -> a instanceof RemoveFile), operation, params);
+  }
+
+  /** Writes the next commit of {@code actions}, streamed to the file as they are iterated. */
+  private synchronized long commit(Iterable<? extends DeltaAction> actions, boolean blindAppend, String operation,
+      ObjectNode params) {
     long version = log.exists() ? log.latestVersion() + 1 : 0;
     long timestamp = clock.millis();
     if (version > 0) {
@@ -657,12 +707,12 @@ public final class DeltaTableWriter {
     if (version > 0) {
       info.put("readVersion", version - 1);
     }
-    info.put("isBlindAppend", actions.stream().noneMatch(a -> a instanceof RemoveFile));
+    info.put("isBlindAppend", blindAppend);
     info.put("engineInfo", "sharestream-testkit");
     try {
       Files.createDirectories(log.logDir());
       Path tmp = log.logDir().resolve("." + UUID.randomUUID() + ".json.tmp");
-      try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+      try (BufferedWriter w = new BufferedWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8), 1 << 16)) {
         w.write(new CommitInfo(info).toJson().toString());
         w.newLine();
         for (DeltaAction a : actions) {

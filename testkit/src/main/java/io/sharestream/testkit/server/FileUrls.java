@@ -33,11 +33,26 @@ final class FileUrls {
   }
 
   private String signature(String tableKey, String filePath, long expiresAtMs) {
+    Mac mac = macs.get(); // one per thread, keyed once: a listing signs a URL per file
+    return hex(mac.doFinal((tableKey + "\n" + filePath + "\n" + expiresAtMs).getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private final ThreadLocal<Mac> macs = ThreadLocal.withInitial(() -> {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      byte[] sig = mac.doFinal((tableKey + "\n" + filePath + "\n" + expiresAtMs).getBytes(StandardCharsets.UTF_8));
-      return hex(sig);
+      return mac;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  });
+
+  private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(() -> digest("MD5"));
+  private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> digest("SHA-256"));
+
+  private static MessageDigest digest(String algorithm) {
+    try {
+      return MessageDigest.getInstance(algorithm);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
@@ -45,28 +60,23 @@ final class FileUrls {
 
   /** The stable file id: MD5 hex of the file's path in the log. */
   static String fileId(String filePath) {
-    try {
-      return hex(MessageDigest.getInstance("MD5").digest(filePath.getBytes(StandardCharsets.UTF_8)));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    return hex(MD5.get().digest(filePath.getBytes(StandardCharsets.UTF_8)));
   }
 
   /** SHA-256 hex of {@code text}: the delta format's file id of a log path, as the reference server's. */
   static String sha256(String text) {
-    try {
-      return hex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    return hex(SHA256.get().digest(text.getBytes(StandardCharsets.UTF_8)));
   }
 
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
   static String hex(byte[] bytes) {
-    StringBuilder b = new StringBuilder();
-    for (byte x : bytes) {
-      b.append(String.format("%02x", x));
+    char[] out = new char[bytes.length * 2];
+    for (int i = 0; i < bytes.length; i++) {
+      out[2 * i] = HEX[(bytes[i] >> 4) & 0xf];
+      out[2 * i + 1] = HEX[bytes[i] & 0xf];
     }
-    return b.toString();
+    return new String(out);
   }
 
 }

@@ -29,11 +29,13 @@ import org.apache.spark.sql.types.StructType;
  * of a micro-batch as the table's history grows from 100 to 10,000 versions, and of a stream from version 0 through
  * those 10,000 versions ({@code history}: that stream only, {@link HistoryRun}). {@code memory}: the peak heap and
  * RSS of a fresh JVM reading the table (stream and batch) beside the same for Spark's own reads of the local files.
+ * {@code million}: a version of 1,000,000 files streamed from history and as a snapshot start by a driver of
+ * {@code -Xmx512m} ({@link MillionRun}).
  *
  * <pre>
  * mvn -q -B package -DskipTests -pl benchmarks/spark -am [-Pspark-3.5 | -Pspark-4]
  * java -Xmx2g $SPARK_FLAGS -cp benchmarks/spark/target/classes:$(cat benchmarks/spark/target/classpath.txt) \
- *     io.sharestream.bench.spark.SparkBenchmark [throughput | planning | history | memory]
+ *     io.sharestream.bench.spark.SparkBenchmark [throughput | planning | history | memory | million]
  * </pre>
  * ({@code SPARK_FLAGS}: the {@code --add-opens} list of the build's {@code spark.test.jvm.flags}, see README.)
  */
@@ -51,9 +53,17 @@ public final class SparkBenchmark {
       MemoryRun.runCase(args);
       return;
     }
+    if (args.length > 0 && args[0].equals(MillionRun.CASE)) { // a driver JVM of the million-file figures
+      MillionRun.runCase(args);
+      return;
+    }
     Path dir = Files.createTempDirectory("sharestream-spark-bench");
     if (args.length > 0 && args[0].equals("memory")) {
       MemoryRun.all(dir, FILES, ROWS_PER_FILE);
+      return;
+    }
+    if (args.length > 0 && args[0].equals("million")) {
+      MillionRun.all(dir);
       return;
     }
     SparkSession spark = SparkSession.builder().master("local[2]").appName("sharestream-bench")
