@@ -19,9 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A whole schema of tables streamed by three distributed Connect workers, each a process of its own, with
- * exactly-once delivery; the worker running the most tasks is killed with SIGKILL mid-stream. The other two take its
- * tasks over, their producers fence its zombie transactions, and every row of every table is committed exactly once,
- * read committed.
+ * exactly-once delivery and connector-defined transactions; each table is one version that takes far longer to
+ * stream than the producers' transaction timeout, so it is committed in pieces. The worker running the most tasks is
+ * killed with SIGKILL inside those versions: the other two take its tasks over, their producers fence its zombie
+ * transactions, and every row of every table is committed exactly once, read committed.
  */
 class ThreeWorkersKillIT {
   private static final int TABLES = 6;
@@ -30,11 +31,12 @@ class ThreeWorkersKillIT {
   @TempDir Path tmp;
 
   @Test
-  void aWorkerKilledWhileItsTasksStreamLosesAndRepeatsNothingOnTheOtherTwo() throws Exception {
+  void aWorkerKilledInsideVersionsSlowerThanTheTransactionTimeoutLosesAndRepeatsNothingOnTheOtherTwo()
+      throws Exception {
     DeltaSharingServer.Builder share = DeltaSharingServer.builder();
     for (int i = 0; i < TABLES; i++) {
       DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve("t" + i), Samples.ORDERS).commit();
-      t.append(Samples.orders(0, ROWS), 500); // 12 files, each slowed to ~0.3 s below
+      t.append(Samples.orders(0, ROWS), 500); // version 1: 12 files, each slowed to ~0.3 s below: ~4 s a version
       share.table("s", "sc", "t" + i, t.dir(), true);
     }
     Properties broker = new Properties();
@@ -55,14 +57,20 @@ class ThreeWorkersKillIT {
       })).toArray(CompletableFuture[]::new)).join();
       ConnectWorker any = workers.get(0);
       any.deploy("trio", Kafka.connector(server.writeProfile(tmp.resolve("p.share")).toString(), "s.sc.*",
-          "tasks.max", "3", "startingVersion", "0", "exactly.once.support", "required", "batch.max.rows", "150"));
+          "tasks.max", "3", "startingVersion", "0", "exactly.once.support", "required", "batch.max.rows", "150",
+          // the broker aborts a transaction open over 2 s: a version-long one would fail the tasks
+          "transaction.boundary", "connector", "producer.override.transaction.timeout.ms", "2000",
+          "transaction.max.duration.ms", "500"));
       any.awaitRunning("trio", 3, Duration.ofSeconds(120));
 
       awaitCommitted(kafka, 1000);
       ConnectWorker victim = busiest(any, workers);
       victim.kill();
-      long before = committed(kafka).values().stream().mapToLong(List::size).sum();
+      Map<String, List<Long>> atKill = committed(kafka);
+      long before = atKill.values().stream().mapToLong(List::size).sum();
       assertThat(before).as("committed around the kill").isLessThan((long) TABLES * ROWS);
+      assertThat(atKill.values()).as("a version committed in pieces: some of its rows, not all")
+          .anySatisfy(rows -> assertThat(rows.size()).isBetween(1, ROWS - 1));
       workers.remove(victim);
       awaitTakenOver(workers.get(0), victim.workerId());
 
@@ -72,8 +80,13 @@ class ThreeWorkersKillIT {
       assertThat(ids).hasSize(TABLES);
       ids.forEach((topic, rows) -> assertThat(rows).as(topic + ": every row once").hasSize(ROWS)
           .doesNotHaveDuplicates());
-      System.out.println("three workers, the busiest SIGKILLed mid-stream: " + before + " rows committed around the kill, "
-          + (long) TABLES * ROWS + " after, none twice");
+      long aborted = 0;
+      for (String topic : ids.keySet()) {
+        aborted += kafka.abortedRecords(topic);
+      }
+      System.out.println("three workers, the busiest SIGKILLed inside versions slower than the transaction timeout: "
+          + before + " rows committed around the kill, " + (long) TABLES * ROWS + " after, none twice; records of "
+          + "aborted transactions: " + aborted);
     } finally {
       for (ConnectWorker w : workers) {
         w.close();
