@@ -11,11 +11,14 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
 
 /**
  * Counts the records of topics in a background consumer: first and last arrival (overall and each topic's first),
- * bytes, commit-to-receipt times for small counts, and a sample to resend.
+ * bytes, commit-to-receipt times for small counts, and a sample to resend. Or, {@link #byEndOffsets}, from the topics'
+ * end offsets alone, read every 100 ms: no record is fetched, so counting many topics costs the broker (which shares
+ * the machine with the worker measured) next to nothing.
  */
 final class Consumed {
   /** The counts whose arrival times {@link #marks} keeps. */
@@ -41,6 +44,19 @@ final class Consumed {
   }
 
   Consumed(EmbeddedConnectCluster connect, List<String> topics, long expected, boolean readCommitted, int keep) {
+    this(connect, topics, expected, readCommitted, keep, false);
+  }
+
+  /**
+   * Counts the records of single-partition {@code topics} by their end offsets (records written without
+   * transactions: each offset is a record); no bytes, latencies or sample.
+   */
+  static Consumed byEndOffsets(EmbeddedConnectCluster connect, List<String> topics, long expected) {
+    return new Consumed(connect, topics, expected, false, 0, true);
+  }
+
+  private Consumed(EmbeddedConnectCluster connect, List<String> topics, long expected, boolean readCommitted,
+      int keep, boolean endOffsets) {
     this.expected = expected;
     this.latencies = expected <= 10_000 ? new ArrayList<>() : null;
     Map<String, Object> props = new HashMap<>();
@@ -49,6 +65,11 @@ final class Consumed {
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
     KafkaConsumer<byte[], byte[]> consumer = connect.kafka().createConsumer(props);
+    if (endOffsets) {
+      thread = new Thread(() -> countEndOffsets(consumer, topics), "bench-end-offsets");
+      thread.start();
+      return;
+    }
     consumer.subscribe(topics);
     thread = new Thread(() -> {
       try (consumer) {
@@ -77,6 +98,39 @@ final class Consumed {
       }
     }, "bench-consumer");
     thread.start();
+  }
+
+  private void countEndOffsets(KafkaConsumer<byte[], byte[]> consumer, List<String> topics) {
+    List<TopicPartition> partitions = new ArrayList<>();
+    topics.forEach(t -> partitions.add(new TopicPartition(t, 0)));
+    try (consumer) {
+      while (count.get() < expected && !stopped) {
+        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+        long now = System.nanoTime();
+        long total = 0;
+        for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
+          total += e.getValue();
+          if (e.getValue() > 0) {
+            firstByTopic.putIfAbsent(e.getKey().topic(), now);
+          }
+        }
+        if (total > count.get()) {
+          first = first == 0 ? now : first;
+          last = now;
+          for (int m = 0; m < MARK_COUNTS.length; m++) {
+            if (marks[m] == 0 && total >= MARK_COUNTS[m]) {
+              marks[m] = now;
+            }
+          }
+          count.set(total);
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
   }
 
   void await() throws InterruptedException {

@@ -33,9 +33,10 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * connector over 200 tables with {@code tasks.max=4}, beside the same rows as one table in one task; (b) one version
  * of 100,000 files; (c) a stream starting 10,000 versions behind; (d) version requests per minute of 200 idle
  * tables, with and without backoff; (e) one version of 10,000 to 1,000,000 files from history and as a snapshot
- * start, for a bounded time ({@link MillionFiles}). Rates count from the connector's creation to the last record consumed; heaps are
- * the worker JVM's peak live heap (after a collection) beside the same JVM at rest (the worker started, no connector
- * yet).
+ * start, for a bounded time ({@link MillionFiles}). Rates count from the connector's creation to the last record
+ * consumed ((a): counted by the topics' end offsets, as consuming 200 topics cost the shared broker more than the
+ * connector's own writes); heaps are the worker JVM's peak live heap (after a collection) beside the same JVM at rest
+ * (the worker started, no connector yet).
  *
  * <pre>
  * mvn -q -B package -DskipTests -pl benchmarks -am
@@ -131,7 +132,7 @@ public final class ScaleBenchmark {
       double coreRate = core.rows / core.seconds;
       int tasks = Integer.getInteger("bench.tasks", 4);
       for (Map<String, String> run : worker(kafka, server, dir, refs, tasks, (long) TABLES * ROWS_PER_TABLE,
-          Boolean.getBoolean("bench.allWorkers"), false)) {
+          Boolean.getBoolean("bench.allWorkers"), false, true)) {
         long records = Long.parseLong(run.get("records"));
         double rate = rate(run, records);
         System.out.printf("(a) %d tables of %,d rows, one connector, tasks.max=%d (%s): first rows of every table "
@@ -141,7 +142,7 @@ public final class ScaleBenchmark {
             seconds(run, "doneMs"), rate, coreRate, rate / coreRate);
         heap(run);
         Map<String, String> single = worker(kafka, server, dir, List.of(new TableRef("s", "b", "one")), 1,
-            (long) TABLES * ROWS_PER_TABLE, false, false).get(0);
+            (long) TABLES * ROWS_PER_TABLE, false, false, true).get(0);
         double singleRate = rate(single, Long.parseLong(single.get("records")));
         System.out.printf("(a) the same rows as one table (%d files) in one task (%s): %,.0f rows/s; the %d tables "
             + "over %d tasks at %.2f of it (goal 0.80)%n", TABLES, single.get("setting"), singleRate, TABLES, tasks,
@@ -164,7 +165,7 @@ public final class ScaleBenchmark {
       CoreDrain core = CoreDrain.run(client, List.of(ref), "0", footers, CORE_PARTIAL_SECONDS);
       System.out.printf("    (the core alone: %,d files in %.1f s%s)%n", core.files, core.seconds,
           core.partial ? ", stopped at its time limit" : "");
-      Map<String, String> run = worker(kafka, server, dir, List.of(ref), 1, FILES, false, true).get(0);
+      Map<String, String> run = worker(kafka, server, dir, List.of(ref), 1, FILES, false, true, false).get(0);
       long streamed = Long.parseLong(run.get("records"));
       double rate = rate(run, streamed);
       double coreRate = core.files / core.seconds;
@@ -195,7 +196,7 @@ public final class ScaleBenchmark {
       CoreDrain core = CoreDrain.run(client(server), List.of(ref), "0", footers, TIME_LIMIT_SECONDS);
       System.out.printf("    (the core alone: %,d versions, %,d rows in %.1f s)%n", core.versions, core.rows,
           core.seconds);
-      Map<String, String> run = worker(kafka, server, dir, List.of(ref), 1, VERSIONS, false, false).get(0);
+      Map<String, String> run = worker(kafka, server, dir, List.of(ref), 1, VERSIONS, false, false, false).get(0);
       double done = seconds(run, "doneMs");
       long records = Long.parseLong(run.get("records")); // one row, one record, per version
       double coreVersions = core.versions / core.seconds;
@@ -328,7 +329,8 @@ public final class ScaleBenchmark {
    * ended in time or ran out of it: times from the connector's creation (ms), records, heaps (MiB), setting.
    */
   private static List<Map<String, String>> worker(EmbeddedConnectCluster kafka, DeltaSharingServer server, Path dir,
-      List<TableRef> tables, int tasks, long records, boolean all, boolean partial) throws Exception {
+      List<TableRef> tables, int tasks, long records, boolean all, boolean partial, boolean byEndOffsets)
+      throws Exception {
     List<Map<String, String>> completed = new ArrayList<>();
     String profile = server.writeProfile(Files.createTempFile(dir, "scale", ".share")).toString();
     String[][] attempts = {{WORKER_HEAP, "worker defaults"}, {WORKER_HEAP, "producer.buffer.memory", "8388608"},
@@ -349,7 +351,11 @@ public final class ScaleBenchmark {
       tables.forEach(t -> names.add(t.toString()));
       Map<String, String> connector = ConnectorBenchmark.connector(profile, String.join(",", names), prefix,
           "tasks.max", Integer.toString(tasks), "startingVersion", "0", "name", "scale");
-      Consumed consumed = new Consumed(kafka, topics, records, false, 0);
+      if (System.getProperty("bench.inFlight") != null) { // -Dbench.inFlight=N: records.in.flight.max
+        connector.put("records.in.flight.max", System.getProperty("bench.inFlight"));
+      }
+      Consumed consumed = byEndOffsets ? Consumed.byEndOffsets(kafka, topics, records)
+          : new Consumed(kafka, topics, records, false, 0);
       try (WorkerJvm worker = WorkerJvm.start(attempt[0], kafka.kafka().bootstrapServers(), overrides, connector,
           dir)) {
         long t0 = System.nanoTime();

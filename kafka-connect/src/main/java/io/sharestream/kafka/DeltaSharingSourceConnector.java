@@ -32,6 +32,8 @@ import org.apache.kafka.connect.source.SourceConnector;
 public final class DeltaSharingSourceConnector extends SourceConnector {
   /** Task setting: the task's number among the connector's tasks (for metric names). */
   static final String TASK_ID = "sharestream.task.id";
+  /** A task's share of records.in.flight.max, in its config. */
+  static final String TASK_RECORDS_IN_FLIGHT = "sharestream.task.records.in.flight.max";
   /** How long {@link #taskConfigs} waits for the first listing of the shares (Connect asks again after a failure). */
   private static final Duration FIRST_LISTING_WAIT = Duration.ofSeconds(10);
 
@@ -78,6 +80,9 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
       c.put(TASK_ID, Integer.toString(configs.size()));
       configs.add(c);
     }
+    int budget = new DeltaSharingSourceConfig(props).getInt(DeltaSharingSourceConfig.RECORDS_IN_FLIGHT_MAX);
+    String share = Integer.toString(Math.max(1, (budget + configs.size() - 1) / Math.max(1, configs.size())));
+    configs.forEach(c -> c.put(TASK_RECORDS_IN_FLIGHT, share));
     return configs;
   }
 

@@ -126,7 +126,7 @@ class TableAssignmentTest {
   }
 
   @Test
-  void theConnectorGivesEachTaskItsTablesAndNumber() {
+  void theConnectorGivesEachTaskItsTablesNumberAndShareOfTheRecordsInFlight() {
     DeltaSharingSourceConnector connector = new DeltaSharingSourceConnector();
     Map<String, String> props = new HashMap<>();
     props.put(DeltaSharingSourceConfig.ENDPOINT, "http://localhost:1/");
@@ -141,6 +141,14 @@ class TableAssignmentTest {
       assertThat(configs.get(k)).containsEntry(DeltaSharingSourceConnector.TASK_ID, Integer.toString(k))
           .containsEntry(DeltaSharingSourceConfig.TABLES, expected.get(k).stream().map(TableRef::toString)
               .collect(Collectors.joining(",")));
+      assertThat(new DeltaSharingSourceConfig(configs.get(k)).recordsInFlightMax())
+          .as("a third of the connector's 5,000 records in flight").isEqualTo(1667);
     }
+    props.put(DeltaSharingSourceConfig.RECORDS_IN_FLIGHT_MAX, "2");
+    connector.start(props);
+    assertThat(connector.taskConfigs(3)).as("at least one record each").allSatisfy(c ->
+        assertThat(new DeltaSharingSourceConfig(c).recordsInFlightMax()).isEqualTo(1));
+    assertThat(new DeltaSharingSourceConfig(props).recordsInFlightMax()).as("outside task configs: all of it")
+        .isEqualTo(2);
   }
 }
