@@ -1,19 +1,10 @@
 package io.sharestream.common.planner;
 
 import io.sharestream.common.client.DeltaSharingClient;
-import io.sharestream.common.client.ResponseFormat;
 import io.sharestream.common.client.TableSnapshotInfo;
-import io.sharestream.common.errors.ChangeDataNotRecordedException;
-import io.sharestream.common.errors.DeltaFormatRequiredException;
 import io.sharestream.common.errors.Errors;
-import io.sharestream.common.errors.InvalidRequestException;
 import io.sharestream.common.errors.UnsupportedTableFeatureException;
-import io.sharestream.common.errors.VersionNotAvailableException;
-import io.sharestream.common.model.FileAction;
 import io.sharestream.common.model.TableMetadata;
-import io.sharestream.common.planner.CommitRules.Commit;
-import io.sharestream.common.planner.CommitRules.Part;
-import io.sharestream.common.planner.CommitRules.Rule;
 import io.sharestream.common.planner.WorkUnit.RowSource;
 import io.sharestream.common.profile.TableRef;
 import io.sharestream.common.types.StructType;
@@ -21,8 +12,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,21 +19,16 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@link StreamPlanner} over the Delta Sharing REST API.
  *
- * <p>Versions are fetched in windows of at most {@code versionsPerRequest}: {@code query} with
- * {@code startingVersion}/{@code endingVersion} (or {@code changes} with readChangeFeed), a snapshot {@code query}
- * at a version for the initial snapshot. A server that answers snapshots but refuses history in the delta format
- * (the reference server, for tables with deletion vectors or column mapping) gets each version's changes derived
- * from consecutive snapshots instead. Each version's files are sorted by id (then kind) and numbered; which are read
- * and how their rows are labelled is {@link CommitRules}' (SPEC §4, §4b); the schema of each version is
- * {@link SchemaTracker}'s.
+ * <p>Walks positions through windows of at most {@code versionsPerRequest} versions, listed and cached by
+ * {@link VersionWindows} ({@code query} with {@code startingVersion}/{@code endingVersion}, {@code changes} with
+ * readChangeFeed, a snapshot {@code query} for the initial snapshot, or the snapshots around each version where a
+ * server refuses history in the delta format). Each version's files are sorted by id (then kind) and numbered; which
+ * are read and how their rows are labelled is {@link CommitRules}' (SPEC §4, §4b); the schema of each version is
+ * {@link SchemaTracker}'s. Here: where a stream starts, how often the latest version is asked, admission, backlogs
+ * and URL refreshes.
  */
 public final class SharingStreamPlanner implements StreamPlanner {
   private static final Logger LOG = LoggerFactory.getLogger(SharingStreamPlanner.class);
-  private static final Comparator<Part> FILE_ORDER =
-      Comparator.comparing((Part p) -> p.file.id()).thenComparing(p -> p.file.kind());
-  private static final int CACHED_WINDOWS = 4;
-  /** Files of one listing kept in the heap; beyond them a version's files are spilled to local disk. */
-  static final int FILES_IN_HEAP = 10_000;
 
   private final DeltaSharingClient client;
   private final TableRef table;
@@ -57,13 +41,10 @@ public final class SharingStreamPlanner implements StreamPlanner {
   private final TableMetadata startMetadata;
   private final SchemaTracker schemas;
   private final StartingVersions starts;
-  private volatile boolean historyFromSnapshots;
-  private int filesInHeap = FILES_IN_HEAP;
+  private final VersionWindows versions;
 
   private long latest = -1;
   private long latestCheckedAt = Long.MIN_VALUE;
-  private final WindowCache windows = new WindowCache(CACHED_WINDOWS);
-  private final VersionLog once = new VersionLog(LOG);
 
   /**
    * Connects the planner to {@code table}: reads its latest metadata at its latest version (which also proves the
@@ -95,6 +76,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
     this.startMetadata = info.metadata();
     this.schemas = new SchemaTracker(table.toString(), startMetadata, schemaAt, settings.evolveOnRenameOrDrop());
     this.starts = new StartingVersions(client, table, lister, this::refreshLatest);
+    this.versions = new VersionWindows(client, table, settings, clock, lister, startMetadata, schemas, starts);
     noteLatest(v);
   }
 
@@ -141,7 +123,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
 
   /** This planner spilling listings beyond {@code files} to disk (tests spill small tables). */
   SharingStreamPlanner spillingBeyond(int files) {
-    this.filesInHeap = files;
+    versions.spillBeyond(files);
     return this;
   }
 
@@ -160,7 +142,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
     long bytes = 0;
     long v = from.tableVersion();
     if (from.isStartingVersion()) {
-      VersionWindow w = windows.get(FetchSpec.snapshot(v));
+      VersionWindow w = versions.cache().get(FetchSpec.snapshot(v));
       if (w == null) {
         return null;
       }
@@ -171,7 +153,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
       v++;
     }
     for (; v <= top; v++) {
-      VersionWindow w = windows.holding(v);
+      VersionWindow w = versions.cache().holding(v);
       if (w == null) {
         return null;
       }
@@ -211,7 +193,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
 
   private synchronized long noteLatest(long v) {
     if (v < latest) {
-      checkTableId(); // a table recreated under the same name starts over at low versions
+      versions.checkTableId(); // a table recreated under the same name starts over at low versions
       LOG.warn("The server reports version {} of {} after reporting {}; keeping {}", v, table, latest, latest);
     }
     pollWait = polling.next(pollWait, v > latest);
@@ -245,8 +227,9 @@ public final class SharingStreamPlanner implements StreamPlanner {
     while (pos.isStartingVersion() || pos.tableVersion() <= top) {
       VersionWindow w;
       try {
-        w = pos.isStartingVersion() ? snapshot(pos.tableVersion())
-            : window(pos.tableVersion(), Math.min(top, pos.tableVersion() + settings.versionsPerRequest() - 1));
+        w = pos.isStartingVersion() ? versions.snapshot(pos.tableVersion())
+            : versions.window(pos.tableVersion(), Math.min(top, pos.tableVersion() + settings.versionsPerRequest()
+                - 1));
       } catch (UnsupportedTableFeatureException e) {
         if (!out.isEmpty() || !pos.equals(from)) {
           return new Plan(out, pos); // the protocol from this version on is not read: first the versions before it
@@ -322,299 +305,17 @@ public final class SharingStreamPlanner implements StreamPlanner {
     return needed <= latest ? latest : refreshLatest();
   }
 
-  // ------------------------------------------------------------------ windows
-
-  private VersionWindow snapshot(long version) {
-    FetchSpec spec = FetchSpec.snapshot(version);
-    VersionWindow cached = windows.get(spec);
-    return cached != null ? cached : listSnapshot(version);
-  }
-
-  private VersionWindow listSnapshot(long version) {
-    FetchSpec spec = FetchSpec.snapshot(version);
-    VersionWindow w = new VersionWindow(spec);
-    try (VersionFiles files = new VersionFiles()) {
-      lister.list(spec, m -> schemas.check(m, version), a -> {
-        if (a instanceof FileAction) {
-          if (files.size() >= filesInHeap) {
-            files.spill();
-          }
-          files.add((FileAction) a);
-        }
-      });
-      long ts = snapshotTimestamp(version, files);
-      Commit c = files.spilled() ? new Commit(version, files.sorted()) : new Commit(version, files.all(), true);
-      w.byVersion.put(version, units(c, Rule.ADDED, ts, true, spec));
-    }
-    windows.put(spec, w);
-    return w;
-  }
-
-  /**
-   * The commit time snapshot rows carry: from the file lines when the server sends it; else (the reference server
-   * does not) the version's commit time from its startingVersion lines; else the newest modification time of its
-   * files (delta format); else, for a version without data changes, the time the snapshot was taken.
-   */
-  private long snapshotTimestamp(long version, VersionFiles files) {
-    if (files.size() == 0) {
-      return 0;
-    }
-    if (files.firstTimestamp() != null) {
-      return files.firstTimestamp();
-    }
-    Long ts = historyFromSnapshots ? null : starts.commitTimestamp(version);
-    if (ts == null) {
-      ts = files.newestModification();
-    }
-    return ts != null ? ts : clock.millis();
-  }
-
-  private VersionWindow window(long start, long end) {
-    VersionWindow cached = windows.holding(start); // versions past its end are listed by the next window
-    if (cached != null) {
-      return cached;
-    }
-    if (!historyFromSnapshots) {
-      try {
-        return settings.readChangeFeed() ? changeFeedWindow(start, end) : dataChangeWindow(start, end);
-      } catch (DeltaFormatRequiredException refused) {
-        if (client.settings().responseFormat() == ResponseFormat.PARQUET) {
-          throw refused;
-        }
-        historyFromSnapshots = true;
-        LOG.info("The server answers snapshots of {} but not its history in the delta response format: each "
-            + "version's changes are derived from the snapshots before and after it (change data files are not "
-            + "used; commit times are taken from file modification times)", table);
-      }
-    }
-    return snapshotDiffWindow(start, end);
-  }
-
-  private ListedVersions list(FetchSpec spec) {
-    ListedVersions l = new ListedVersions(schemas, table.toString(), client.settings().readerFeatures(),
-        spec.kind() == FetchSpec.Kind.SNAPSHOT_DIFF, filesInHeap);
-    try {
-      lister.list(spec, m -> l.head(m, spec.startVersion()), a -> l.action(a, "listing " + spec + " of " + table));
-    } catch (InvalidRequestException | VersionNotAvailableException e) {
-      l.close();
-      checkTableId(); // versions that no longer make sense may mean a recreated table: say that instead
-      throw e;
-    } catch (RuntimeException e) {
-      l.close();
-      throw e;
-    }
-    return l;
-  }
-
-  /** Fails with {@link io.sharestream.common.errors.TableRecreatedException} when the table's id changed. */
-  private void checkTableId() {
-    TableMetadata now = client.metadata(table, null, null).metadata();
-    if (!now.id().equals(startMetadata.id())) {
-      schemas.check(now, null);
-    }
-  }
-
-  /** Default and skipChangeCommits modes: {@code query} from startingVersion. */
-  private VersionWindow dataChangeWindow(long start, long end) {
-    FetchSpec spec = FetchSpec.query(start, end);
-    VersionWindow w = new VersionWindow(spec);
-    try (ListedVersions l = list(spec)) {
-      for (long v = start; v <= end; v++) {
-        w.byVersion.put(v, dataChanges(l.commit(v), l.timestamp(v), l.cdfEnabledAt(v), spec));
-      }
-    } catch (RuntimeException e) {
-      w.close();
-      throw e;
-    }
-    windows.put(spec, w);
-    return w;
-  }
-
-  /**
-   * Default and skipChangeCommits modes for one commit: an append's rows; a change commit skipped, or its new row
-   * images (insert/update_postimage change data when recorded, else its added files' rows).
-   */
-  private List<WorkUnit> dataChanges(Commit c, long ts, boolean cdf, FetchSpec spec) {
-    long v = c.version;
-    if (!c.isChange()) {
-      return units(c, Rule.ADDED, ts, false, spec);
-    }
-    if (settings.skipChangeCommits()) {
-      once.log(v, "Skipping change commit {} of {} ({} files removed, {} added): skipChangeCommits=true", v, table,
-          c.removeCount(), c.addCount());
-      c.close();
-      return Collections.emptyList();
-    }
-    long deleted = c.spilled != null ? SpilledParts.deletedRows(c.spilled) : CommitRules.deletedRows(c);
-    if (cdf) {
-      FetchSpec one = FetchSpec.changes(v, v);
-      try (ListedVersions l = list(one)) {
-        Commit changes = l.commit(v);
-        if (changes.hasChangeData()) {
-          once.log(v, "Change commit {} of {} removed {} and added {}: emitting its inserted and updated rows from "
-              + "the change data feed; its deleted rows ({}) and pre-images are not emitted (set readChangeFeed=true "
-              + "to receive them)", v, table, files(c.removeCount()), files(c.addCount()),
-              deleted < 0 ? UNKNOWN_DELETES : "at most " + rows(deleted) + ": the live rows of the files it removed");
-          c.close();
-          return units(changes, Rule.NEW_CHANGE_DATA, l.timestamp(v, ts), false, one);
-        }
-        changes.close();
-      } catch (ChangeDataNotRecordedException e) {
-        LOG.debug("No change data for version {} of {}: using its added files", v, table);
-      }
-    }
-    once.log(v, "Change commit {} of {} removed {} and added {}: emitting the rows it added; its deleted rows ({}) "
-        + "are not emitted (set readChangeFeed=true to receive them)", v, table, files(c.removeCount()),
-        files(c.addCount()), deleted < 0 ? UNKNOWN_DELETES
-            : rows(deleted) + ": the live rows of the files it removed, by file stats and deletion vectors");
-    return units(c, Rule.NEW_IMAGES, ts, false, spec);
-  }
-
-  /** How a change commit's log line counts deletes no file stats tell. */
-  private static final String UNKNOWN_DELETES = "unknown: the files it removed came without row counts (stats)";
-
-  private static String files(int n) {
-    return n + (n == 1 ? " file" : " files");
-  }
-
-  private static String rows(long n) {
-    return n + (n == 1 ? " row" : " rows");
-  }
-
-  /** readChangeFeed: {@code changes}; where change data was not recorded, derived from {@code query}. */
-  private VersionWindow changeFeedWindow(long start, long end) {
-    FetchSpec spec = FetchSpec.changes(start, end);
-    ListedVersions l;
-    try {
-      l = list(spec);
-    } catch (ChangeDataNotRecordedException e) {
-      long v = e.version();
-      if (v > start && v <= end) {
-        return changeFeedWindow(start, v - 1);
-      }
-      LOG.info("Change data was not recorded for version {} of {}: deriving its changes from added and removed files",
-          start, table);
-      return derivedChangesWindow(start);
-    }
-    VersionWindow w = new VersionWindow(spec);
-    try {
-      for (long v = start; v <= end; v++) {
-        w.byVersion.put(v, changeFeed(l.commit(v), l.timestamp(v), spec));
-      }
-    } catch (RuntimeException e) {
-      w.close();
-      throw e;
-    } finally {
-      l.close();
-    }
-    windows.put(spec, w);
-    return w;
-  }
-
-  /** readChangeFeed for a version without change data: its changes derived from {@code query}. */
-  private VersionWindow derivedChangesWindow(long v) {
-    FetchSpec derived = FetchSpec.query(v, v);
-    VersionWindow w = new VersionWindow(derived);
-    try (ListedVersions d = list(derived)) {
-      w.byVersion.put(v, units(d.commit(v), Rule.DERIVED_CHANGES, d.timestamp(v), false, derived));
-    }
-    windows.put(derived, w);
-    return w;
-  }
-
-  /** readChangeFeed for one commit: its change data when recorded, else the changes derived from its files. */
-  private List<WorkUnit> changeFeed(Commit c, long ts, FetchSpec spec) {
-    return units(c, c.hasChangeData() ? Rule.CHANGE_DATA : Rule.DERIVED_CHANGES, ts, false, spec);
-  }
-
-  /**
-   * Any mode, from snapshots: each version's removes and adds derived from the snapshots around it; a version that
-   * only rewrote files without changing rows (OPTIMIZE) is recognized by its rows and emits nothing.
-   */
-  private VersionWindow snapshotDiffWindow(long start, long end) {
-    VersionWindow w = new VersionWindow(FetchSpec.snapshotDiff(start, end));
-    try (ListedVersions l = list(w.spec)) {
-      snapshotDiffs(l, w);
-    }
-    windows.put(w.spec, w);
-    return w;
-  }
-
-  private void snapshotDiffs(ListedVersions l, VersionWindow w) {
-    for (long v = w.start; v <= w.end; v++) {
-      FetchSpec one = FetchSpec.snapshotDiff(v, v); // a URL refresh lists just the two snapshots of its version
-      Commit c = new Commit(v, l.files(v), true);
-      long ts = l.timestamp(v);
-      if (c.mayKeepRows() && RewriteCheck.keepsRows(client, lister, units(v, CommitRules.removed(c), ts, false, one),
-          units(v, CommitRules.added(c.adds), ts, false, one), settings.read())) {
-        once.log(v, "Version {} of {} rewrote {} files into {} without changing rows (OPTIMIZE): nothing to emit", v,
-            table, c.removes.size(), c.adds.size());
-        w.byVersion.put(v, Collections.emptyList());
-        continue;
-      }
-      w.byVersion.put(v, settings.readChangeFeed() ? changeFeed(c, ts, one) : dataChanges(c, ts, false, one));
-    }
-  }
-
-  /** A version's parts as units, sorted by file id (then kind) and numbered, with the version's schema. */
-  private List<WorkUnit> units(long v, List<Part> parts, long ts, boolean snapshot, FetchSpec spec) {
-    List<Part> sorted = new ArrayList<>(parts);
-    sorted.sort(FILE_ORDER);
-    StructType schema = schemas.schemaAt(v);
-    List<String> partitionColumns = schemas.partitionColumnsAt(v);
-    List<WorkUnit> out = new ArrayList<>();
-    for (Part p : sorted) {
-      out.add(new WorkUnit(table.toString(), startMetadata.id(), v, out.size(), p.file, p.previous, ts, p.source,
-          p.newImagesOnly, snapshot, spec, schema, partitionColumns));
-    }
-    return out;
-  }
-
-  /**
-   * The units of {@code c} by {@code rule}: made in the heap, or, for a spilled commit, as they are asked for from
-   * its spill (which they then own).
-   */
-  private List<WorkUnit> units(Commit c, Rule rule, long ts, boolean snapshot, FetchSpec spec) {
-    long v = c.version;
-    if (c.spilled == null) {
-      return units(v, CommitRules.parts(c, rule), ts, snapshot, spec);
-    }
-    SpilledParts parts = rule == Rule.ADDED && c.spilled.adds() == c.spilled.size() ? null
-        : SpilledParts.of(c.spilled, rule);
-    StructType schema = schemas.schemaAt(v);
-    List<String> partitionColumns = schemas.partitionColumnsAt(v);
-    String id = startMetadata.id();
-    String name = table.toString();
-    return new SpilledUnits(c.spilled, parts, (f, previous, source, newImagesOnly, i) -> new WorkUnit(name, id, v, i,
-        f, previous, ts, source, newImagesOnly, snapshot, spec, schema, partitionColumns));
-  }
-
   /** The line logged once for {@code version} (a change commit, a rewrite), or null when none was. */
   String changeCommitLog(long version) {
-    return once.line(version);
+    return versions.changeCommitLog(version);
   }
 
   // ------------------------------------------------------------------ URLs
 
   /** Units whose URLs expire within the refresh margin, refreshed; cached windows then hand out the fresh ones. */
   private List<WorkUnit> refreshExpiring(List<WorkUnit> units) {
-    return ExpiringUrls.refresh(units, clock.millis() + settings.urlRefreshMargin().toMillis(), lister, windows,
-        table.toString(), this::relist);
-  }
-
-  /** A window spilled to disk, listed again whole (its URLs all fresh) in place of the cached one. */
-  private VersionWindow relist(FetchSpec spec) {
-    switch (spec.kind()) {
-      case SNAPSHOT:
-        return listSnapshot(spec.startVersion());
-      case QUERY: // readChangeFeed lists a version without change data this way
-        return settings.readChangeFeed() ? derivedChangesWindow(spec.startVersion())
-            : dataChangeWindow(spec.startVersion(), spec.endVersion());
-      case CHANGES:
-        return changeFeedWindow(spec.startVersion(), spec.endVersion());
-      default:
-        throw new IllegalStateException("only snapshot, query and changes windows are spilled, not " + spec);
-    }
+    return ExpiringUrls.refresh(units, clock.millis() + settings.urlRefreshMargin().toMillis(), lister,
+        versions.cache(), table.toString(), versions::relist);
   }
 
   @Override
@@ -624,7 +325,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
 
   @Override
   public void close() {
-    windows.clear();
+    versions.clear();
   }
 
   @Override
