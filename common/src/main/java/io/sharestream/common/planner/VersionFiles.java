@@ -62,14 +62,16 @@ final class VersionFiles implements Closeable {
     return newestModification;
   }
 
-  /** Every line in the heap, in listing order (read back from disk when spilled, which this ends). */
+  /** Every line in the heap, in listing order (read back from disk when spilled, which then stays in the heap). */
   List<FileAction> all() {
-    if (spill == null) {
-      return heap;
+    if (spill != null) {
+      List<FileAction> read = spill.readAll();
+      spill.close();
+      spill = null;
+      index = null;
+      heap = read;
     }
-    List<FileAction> out = spill.readAll();
-    close();
-    return out;
+    return heap;
   }
 
   /** The spilled lines in planner order; the caller owns them and this holds nothing after. */
