@@ -20,8 +20,8 @@ import java.util.List;
 
 /**
  * File lines kept on local disk instead of in the heap: appended as a listing streams in, read back by offset. The
- * file is a temporary file readable by its owner only (it holds pre-signed URLs) and is unlinked as soon as it is
- * opened, so it disappears when closed or when the process dies, however it dies.
+ * file is a temporary file readable by its owner only (it holds pre-signed URLs), deleted on close; on Unix-like
+ * systems it is unlinked as soon as it is opened, so it also disappears when the process dies, however it dies.
  */
 final class FileSpill implements Closeable {
   private static final int WRITE_BUFFER = 1 << 16;
@@ -67,11 +67,6 @@ final class FileSpill implements Closeable {
     } catch (IOException e) {
       throw failed(e);
     }
-  }
-
-  /** How many lines were appended. */
-  long count() {
-    return count;
   }
 
   /** The line appended at {@code offset}. */
