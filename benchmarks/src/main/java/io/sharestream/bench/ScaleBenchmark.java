@@ -45,7 +45,7 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * (argument {@code tables}, {@code files}, {@code versions}, {@code idle} or {@code million}: that case only; (e)
  * needs the larger heap here: the kit's snapshot of a million files and the core alone's listing are in this JVM; {@code
  * -Dbench.allWorkers=true}: (a) also with an 8 MB producer buffer and in a 512 MiB worker; {@code -Dbench.tasks=N}:
- * (a) with tasks.max=N)
+ * (a) with tasks.max=N; {@code -Dbench.inFlight=N}: the connectors' records.in.flight.max)
  */
 public final class ScaleBenchmark {
   private static final String WORKER_HEAP = "256m";
@@ -351,7 +351,7 @@ public final class ScaleBenchmark {
       tables.forEach(t -> names.add(t.toString()));
       Map<String, String> connector = ConnectorBenchmark.connector(profile, String.join(",", names), prefix,
           "tasks.max", Integer.toString(tasks), "startingVersion", "0", "name", "scale");
-      if (System.getProperty("bench.inFlight") != null) { // -Dbench.inFlight=N: records.in.flight.max
+      if (System.getProperty("bench.inFlight") != null) {
         connector.put("records.in.flight.max", System.getProperty("bench.inFlight"));
       }
       Consumed consumed = byEndOffsets ? Consumed.byEndOffsets(kafka, topics, records)
