@@ -63,15 +63,7 @@ public final class FileLister {
 
   /** The commit time on the first file line of {@code version}'s history, or null; the rest is not listed. */
   Long firstTimestamp(long version) {
-    try (FileListing l = open(FetchSpec.query(version, version))) {
-      while (l.hasNext()) {
-        SharingAction a = l.next();
-        if (a instanceof FileAction) {
-          return ((FileAction) a).timestamp();
-        }
-      }
-      return null;
-    }
+    return firstFileTimestamp(open(FetchSpec.query(version, version)));
   }
 
   /**
@@ -79,7 +71,12 @@ public final class FileLister {
    * versioned snapshot (one file is asked for); null when it has no file or the server says nothing.
    */
   Long snapshotCommitTimestamp(long version) {
-    try (FileListing l = client.query(table, QueryRequest.atVersion(version).maxFiles(1))) {
+    return firstFileTimestamp(client.query(table, QueryRequest.atVersion(version).maxFiles(1)));
+  }
+
+  /** The commit time on the first file line of {@code listing}, or null; the listing is closed after it. */
+  private static Long firstFileTimestamp(FileListing listing) {
+    try (FileListing l = listing) {
       while (l.hasNext()) {
         SharingAction a = l.next();
         if (a instanceof FileAction) {

@@ -93,24 +93,7 @@ final class FileSpill implements Closeable {
   List<FileAction> readAll() {
     try {
       flush();
-      DataInputStream in = new DataInputStream(new BufferedInputStream(new InputStream() {
-        private long at;
-
-        @Override
-        public int read() {
-          throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-          if (at >= length) {
-            return -1;
-          }
-          int n = channel.read(ByteBuffer.wrap(b, off, (int) Math.min(len, length - at)), at);
-          at += Math.max(n, 0);
-          return n;
-        }
-      }, WRITE_BUFFER));
+      DataInputStream in = new DataInputStream(new BufferedInputStream(new FromStart(), WRITE_BUFFER));
       List<FileAction> out = new ArrayList<>((int) count);
       for (long i = 0; i < count; i++) {
         in.readInt();
@@ -119,6 +102,27 @@ final class FileSpill implements Closeable {
       return out;
     } catch (IOException e) {
       throw failed(e);
+    }
+  }
+
+  /** The spill's bytes from its start, read by position (the channel's own position is the writer's). */
+  private final class FromStart extends InputStream {
+    private long at;
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (at >= length) {
+        return -1;
+      }
+      int n = channel.read(ByteBuffer.wrap(b, off, (int) Math.min(len, length - at)), at);
+      at += Math.max(n, 0);
+      return n;
     }
   }
 

@@ -26,6 +26,9 @@ final class VersionLog {
 
   /** Logs {@code message} (SLF4J's {@code {}} placeholders) at info, unless a line was logged for {@code version}. */
   void log(long version, String message, Object... args) {
+    if (lines.containsKey(version)) {
+      return; // nor are its arguments formatted again
+    }
     String line = MessageFormatter.arrayFormat(message, args).getMessage();
     if (lines.putIfAbsent(version, line) == null) {
       log.info(line);

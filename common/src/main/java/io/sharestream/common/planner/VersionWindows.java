@@ -194,7 +194,6 @@ final class VersionWindows {
       c.close();
       return Collections.emptyList();
     }
-    long deleted = c.spilled != null ? SpilledParts.deletedRows(c.spilled) : CommitRules.deletedRows(c);
     if (cdf) {
       FetchSpec one = FetchSpec.changes(v, v);
       try (ListedVersions l = list(one)) {
@@ -203,7 +202,7 @@ final class VersionWindows {
           once.log(v, "Change commit {} of {} removed {} and added {}: emitting its inserted and updated rows from "
               + "the change data feed; its deleted rows ({}) and pre-images are not emitted (set readChangeFeed=true "
               + "to receive them)", v, table, files(c.removeCount()), files(c.addCount()),
-              deleted < 0 ? UNKNOWN_DELETES : "at most " + rows(deleted) + ": the live rows of the files it removed");
+              deletedRows(c, "at most ", ": the live rows of the files it removed"));
           c.close();
           return units(changes, Rule.NEW_CHANGE_DATA, l.timestamp(v, ts), false, one);
         }
@@ -214,9 +213,23 @@ final class VersionWindows {
     }
     once.log(v, "Change commit {} of {} removed {} and added {}: emitting the rows it added; its deleted rows ({}) "
         + "are not emitted (set readChangeFeed=true to receive them)", v, table, files(c.removeCount()),
-        files(c.addCount()), deleted < 0 ? UNKNOWN_DELETES
-            : rows(deleted) + ": the live rows of the files it removed, by file stats and deletion vectors");
+        files(c.addCount()), deletedRows(c, "", ": the live rows of the files it removed, by file stats and deletion "
+            + "vectors"));
     return units(c, Rule.NEW_IMAGES, ts, false, spec);
+  }
+
+  /**
+   * The deleted rows of {@code c} for its log line, counted only when the line is logged (a spilled commit's count
+   * reads its whole spill).
+   */
+  private static Object deletedRows(Commit c, String before, String after) {
+    return new Object() {
+      @Override
+      public String toString() {
+        long n = c.spilled != null ? SpilledParts.deletedRows(c.spilled) : CommitRules.deletedRows(c);
+        return n < 0 ? UNKNOWN_DELETES : before + rows(n) + after;
+      }
+    };
   }
 
   /** How a change commit's log line counts deletes no file stats tell. */

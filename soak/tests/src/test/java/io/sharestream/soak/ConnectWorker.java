@@ -118,6 +118,14 @@ final class ConnectWorker implements AutoCloseable {
 
   /** Waits until connector {@code name} and {@code tasks} tasks run. */
   void awaitRunning(String name, int tasks, Duration timeout) throws InterruptedException {
+    awaitRunning(name, tasks, timeout, null);
+  }
+
+  /**
+   * Waits until connector {@code name} and {@code tasks} tasks run, none on worker {@code notOn} (a killed worker's
+   * tasks read RUNNING until a rebalance gives them to others); null: on any worker.
+   */
+  void awaitRunning(String name, int tasks, Duration timeout, String notOn) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     JsonNode status = null;
     while (System.nanoTime() < deadline) {
@@ -125,7 +133,8 @@ final class ConnectWorker implements AutoCloseable {
         status = get("/connectors/" + name + "/status");
         int running = 0;
         for (JsonNode t : status.path("tasks")) {
-          running += "RUNNING".equals(t.path("state").asText()) ? 1 : 0;
+          running += "RUNNING".equals(t.path("state").asText()) && !t.path("worker_id").asText().equals(notOn) ? 1
+              : 0;
         }
         if ("RUNNING".equals(status.path("connector").path("state").asText()) && running == tasks) {
           return;

@@ -72,7 +72,7 @@ class ThreeWorkersKillIT {
       assertThat(atKill.values()).as("a version committed in pieces: some of its rows, not all")
           .anySatisfy(rows -> assertThat(rows.size()).isBetween(1, ROWS - 1));
       workers.remove(victim);
-      awaitTakenOver(workers.get(0), victim.workerId());
+      workers.get(0).awaitRunning("trio", 3, Duration.ofSeconds(120), victim.workerId());
 
       awaitCommitted(kafka, (long) TABLES * ROWS);
       Thread.sleep(1500); // anything repeated would be committed by now
@@ -92,24 +92,6 @@ class ThreeWorkersKillIT {
         w.close();
       }
     }
-  }
-
-  /** Waits until the three tasks run, none on the killed worker (its status reads RUNNING until a rebalance). */
-  private static void awaitTakenOver(ConnectWorker live, String killed) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-    JsonNode status = null;
-    while (System.nanoTime() < deadline) {
-      status = live.get("/connectors/trio/status");
-      int running = 0;
-      for (JsonNode t : status.path("tasks")) {
-        running += "RUNNING".equals(t.path("state").asText()) && !killed.equals(t.path("worker_id").asText()) ? 1 : 0;
-      }
-      if (running == 3) {
-        return;
-      }
-      Thread.sleep(250);
-    }
-    throw new AssertionError("the killed worker's tasks were not taken over: " + status);
   }
 
   /** The live worker running the most tasks of the connector. */
