@@ -45,7 +45,9 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * (argument {@code tables}, {@code files}, {@code versions}, {@code idle} or {@code million}: that case only; (e)
  * needs the larger heap here: the kit's snapshot of a million files and the core alone's listing are in this JVM; {@code
  * -Dbench.allWorkers=true}: (a) also with an 8 MB producer buffer and in a 512 MiB worker; {@code -Dbench.tasks=N}:
- * (a) with tasks.max=N; {@code -Dbench.inFlight=N}: the connectors' records.in.flight.max)
+ * (a) with tasks.max=N; {@code -Dbench.inFlight=N}: the connectors' records.in.flight.max; {@code
+ * -Dbench.worker=k=v,...}: worker settings for every run, e.g. {@code producer.batch.size=262144}). Beside each
+ * worker run: the CPU of the worker JVM and of this one (broker, kit, consumer), and the requests the kit served.
  */
 public final class ScaleBenchmark {
   private static final String WORKER_HEAP = "256m";
@@ -97,6 +99,17 @@ public final class ScaleBenchmark {
     } finally {
       kafka.stop();
       footers.shutdownNow();
+    }
+  }
+
+  /** Worker settings for every run, from {@code -Dbench.worker=k=v,k=v} (e.g. producer settings). */
+  private static final Map<String, String> WORKER_SETTINGS = new HashMap<>();
+
+  static {
+    for (String kv : System.getProperty("bench.worker", "").split(",")) {
+      if (!kv.isBlank()) {
+        WORKER_SETTINGS.put(kv.substring(0, kv.indexOf('=')).trim(), kv.substring(kv.indexOf('=') + 1).trim());
+      }
     }
   }
 
@@ -336,8 +349,12 @@ public final class ScaleBenchmark {
     String[][] attempts = {{WORKER_HEAP, "worker defaults"}, {WORKER_HEAP, "producer.buffer.memory", "8388608"},
         {"512m", "worker defaults"}};
     for (String[] attempt : attempts) {
-      Map<String, String> overrides = attempt.length == 3 ? Map.of(attempt[1], attempt[2]) : Map.of();
-      String setting = attempt.length == 3 ? attempt[1] + "=" + attempt[2] : attempt[1];
+      Map<String, String> overrides = new HashMap<>(WORKER_SETTINGS);
+      if (attempt.length == 3) {
+        overrides.put(attempt[1], attempt[2]);
+      }
+      String setting = (attempt.length == 3 ? attempt[1] + "=" + attempt[2] : attempt[1])
+          + (WORKER_SETTINGS.isEmpty() ? "" : ", " + WORKER_SETTINGS);
       System.out.printf("    (worker: -Xmx%s, %s)%n", attempt[0], setting);
       String prefix = "x" + (++runs) + ".";
       List<String> topics = new ArrayList<>();
@@ -359,6 +376,8 @@ public final class ScaleBenchmark {
       try (WorkerJvm worker = WorkerJvm.start(attempt[0], kafka.kafka().bootstrapServers(), overrides, connector,
           dir)) {
         long t0 = System.nanoTime();
+        long cpu0 = WorkerMain.cpuNanos();
+        server.requests().clear();
         boolean complete = consumed.awaitWhile(worker::alive,
             Duration.ofSeconds(partial ? PARTIAL_SECONDS : TIME_LIMIT_SECONDS));
         if (!complete && !worker.alive()) {
@@ -371,7 +390,12 @@ public final class ScaleBenchmark {
               TIME_LIMIT_SECONDS, consumed.count.get(), records);
         }
         long done = System.nanoTime();
+        long hereCpuMs = (WorkerMain.cpuNanos() - cpu0) / 1_000_000;
         Map<String, String> figures = new HashMap<>(worker.report());
+        figures.put("hereCpuMs", Long.toString(hereCpuMs));
+        java.util.EnumMap<Endpoint, Integer> byEndpoint = new java.util.EnumMap<>(Endpoint.class);
+        server.requests().entries().forEach(e -> byEndpoint.merge(e.endpoint, 1, Integer::sum));
+        figures.put("requests", byEndpoint.toString());
         figures.put("firstMs", consumed.first == 0 ? "-1" : Long.toString((consumed.first - t0) / 1_000_000));
         figures.put("allFirstMs", consumed.firstByTopic.isEmpty() ? "-1"
             : Long.toString((Collections.max(consumed.firstByTopic.values()) - t0) / 1_000_000));
@@ -398,9 +422,17 @@ public final class ScaleBenchmark {
     return n / seconds(run, "doneMs");
   }
 
+  /** The worker JVM's heap peak, and the CPU both JVMs spent on the run (cores busy on average). */
   private static void heap(Map<String, String> run) {
     System.out.printf("    worker JVM (%s; max heap %s MiB): peak live heap %s MiB, of which %s MiB the worker's at "
         + "rest before the connector%n", run.get("setting"), run.get("maxHeapMiB"), run.get("peakLiveMiB"),
         run.get("atRestMiB"));
+    if (run.containsKey("hereCpuMs")) {
+      double s = seconds(run, "doneMs");
+      System.out.printf("    CPU: the worker JVM %.1f s (%.2f cores), broker, kit and consumer %.1f s (%.2f cores), of "
+          + "%d cores%n", seconds(run, "cpuMs"), seconds(run, "cpuMs") / s, seconds(run, "hereCpuMs"),
+          seconds(run, "hereCpuMs") / s, Runtime.getRuntime().availableProcessors());
+      System.out.printf("    requests to the server: %s%n", run.get("requests"));
+    }
   }
 }

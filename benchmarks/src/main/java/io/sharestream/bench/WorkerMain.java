@@ -21,8 +21,8 @@ import org.apache.kafka.connect.util.FutureCallback;
  * A real standalone Connect worker in a JVM of its own (the broker elsewhere), so that its heap is the worker's and
  * its tasks' only. Started by {@link WorkerJvm}: starts the worker, measures its heap at rest (after a collection),
  * creates the connector, prints {@code WORKER started atRestMiB=...} (then {@code WORKER heap peakLiveMiB=...} every
- * second), then on the line {@code report} on its standard input prints the peak live heap since the connector was
- * created and stops.
+ * second), then on the line {@code report} on its standard input prints the peak live heap and the CPU time since the
+ * connector was created and stops.
  *
  * <p>Arguments: worker properties file, connector properties file.
  */
@@ -37,6 +37,7 @@ public final class WorkerMain {
     System.gc();
     long atRest = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     LiveHeap live = LiveHeap.watch();
+    long cpu0 = cpuNanos();
     FutureCallback<Object> created = new FutureCallback<>();
     connect.herder().putConnectorConfig(connector.get("name"), connector, false, (e, r) -> created.onCompletion(e, r));
     created.get(60, TimeUnit.SECONDS);
@@ -62,10 +63,16 @@ public final class WorkerMain {
     }
     long peak = live.peak();
     System.out.println(MARKER + "report peakLiveMiB=" + (peak >> 20) + " atRestMiB=" + (atRest >> 20)
-        + " maxHeapMiB=" + (Runtime.getRuntime().maxMemory() >> 20));
+        + " maxHeapMiB=" + (Runtime.getRuntime().maxMemory() >> 20) + " cpuMs=" + (cpuNanos() - cpu0) / 1_000_000);
     System.out.flush();
     connect.stop();
     System.exit(0);
+  }
+
+  /** This JVM's CPU time so far, all threads. */
+  static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private static Map<String, String> properties(Path file) throws Exception {
