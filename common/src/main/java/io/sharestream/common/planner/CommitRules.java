@@ -27,7 +27,9 @@ final class CommitRules {
     /** Every row of the change data files. */
     CHANGE_DATA,
     /** The inserts and post-images of the change data files (default mode). */
-    NEW_CHANGE_DATA
+    NEW_CHANGE_DATA,
+    /** Every removed file's live rows, as deletes: one side of a rewrite's check ({@link RewriteCheck}). */
+    REMOVED
   }
 
   /**
@@ -44,6 +46,9 @@ final class CommitRules {
 
     /** The adds all have {@code dataChange=false}: a rewrite (OPTIMIZE), or snapshot files from a checkpoint. */
     final boolean addsWithoutDataChange;
+    /** The live rows of the removed and of the added files, -1 when a file has no stats. */
+    final long removedLiveRecords;
+    final long addedLiveRecords;
 
     /** A version's actions from history (where a rewrite without data change is left out, if a server sent it). */
     Commit(long version, List<FileAction> actions) {
@@ -58,6 +63,8 @@ final class CommitRules {
       this.version = version;
       this.spilled = null;
       boolean noDataChange = true;
+      long removed = 0;
+      long added = 0;
       for (FileAction f : actions) {
         if (f.kind() == FileAction.Kind.ADD) {
           noDataChange &= !f.dataChange();
@@ -68,22 +75,32 @@ final class CommitRules {
         switch (f.kind()) {
           case REMOVE:
             removes.add(f);
+            removed = plusLiveRecords(removed, f);
             break;
           case CDF:
             changeData.add(f);
             break;
           default:
             adds.add(f);
+            added = plusLiveRecords(added, f);
         }
       }
       this.addsWithoutDataChange = noDataChange && !adds.isEmpty();
+      this.removedLiveRecords = removed;
+      this.addedLiveRecords = added;
     }
 
-    /** A spilled version's actions (history: files a rewrite added without data change are not in it). */
-    Commit(long version, SpilledFiles spilled) {
+    /**
+     * A spilled version's actions (history: files a rewrite added without data change are not in it), with what
+     * {@link #mayKeepRows} needs tallied as they were listed.
+     */
+    Commit(long version, SpilledFiles spilled, boolean addsWithoutDataChange, long removedLiveRecords,
+        long addedLiveRecords) {
       this.version = version;
       this.spilled = spilled;
-      this.addsWithoutDataChange = false;
+      this.addsWithoutDataChange = addsWithoutDataChange;
+      this.removedLiveRecords = removedLiveRecords;
+      this.addedLiveRecords = addedLiveRecords;
     }
 
     int addCount() {
@@ -110,18 +127,8 @@ final class CommitRules {
      * files, added files without data change, and as many live rows as it removed (where stats tell).
      */
     boolean mayKeepRows() {
-      if (removes.isEmpty() || !addsWithoutDataChange) {
-        return false;
-      }
-      long removed = 0;
-      long added = 0;
-      for (FileAction r : removes) {
-        removed = r.liveRecords() < 0 || removed < 0 ? -1 : removed + r.liveRecords();
-      }
-      for (FileAction a : adds) {
-        added = a.liveRecords() < 0 || added < 0 ? -1 : added + a.liveRecords();
-      }
-      return removed < 0 || added < 0 || removed == added;
+      return removeCount() > 0 && addsWithoutDataChange
+          && (removedLiveRecords < 0 || addedLiveRecords < 0 || removedLiveRecords == addedLiveRecords);
     }
 
     /** Whether the commit removes or rewrites data (UPDATE, DELETE, MERGE, overwrite). */
@@ -152,6 +159,11 @@ final class CommitRules {
     }
   }
 
+  /** {@code sum} plus the live rows of {@code f}; -1 once a file has no stats. */
+  static long plusLiveRecords(long sum, FileAction f) {
+    return sum < 0 || f.liveRecords() < 0 ? -1 : sum + f.liveRecords();
+  }
+
   /** The parts of a commit in the heap by {@code rule}. */
   static List<Part> parts(Commit c, Rule rule) {
     switch (rule) {
@@ -163,6 +175,8 @@ final class CommitRules {
         return derivedChanges(c);
       case CHANGE_DATA:
         return changeData(c.changeData, false);
+      case REMOVED:
+        return removed(c);
       default:
         return changeData(c.changeData, true);
     }

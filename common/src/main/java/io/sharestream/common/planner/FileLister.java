@@ -8,9 +8,7 @@ import io.sharestream.common.model.FileAction;
 import io.sharestream.common.model.SharingAction;
 import io.sharestream.common.model.TableMetadata;
 import io.sharestream.common.profile.TableRef;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -25,11 +23,17 @@ public final class FileLister {
   private final DeltaSharingClient client;
   private final TableRef table;
   private final Integer pageSize;
+  private int filesInHeap = VersionWindows.FILES_IN_HEAP;
 
   public FileLister(DeltaSharingClient client, TableRef table, Integer pageSize) {
     this.client = client;
     this.table = table;
     this.pageSize = pageSize;
+  }
+
+  /** Spills snapshots it diffs beyond {@code files} to disk (tests spill small tables). */
+  void spillBeyond(int files) {
+    this.filesInHeap = files;
   }
 
   /** Streams the spec's answer: its head metadata first, then every action. */
@@ -93,63 +97,86 @@ public final class FileLister {
 
   /**
    * The changes of {@code spec}'s versions from snapshots: version v's removes are the files of v-1 that v lacks,
-   * its adds the files of v that v-1 lacks (a file whose deletion vector changed is both). Snapshots are asked
-   * unpaged (servers that refuse history in the delta format refuse paging too). A version's metadata is reported
-   * when it differs from the one before.
+   * its adds the files of v that v-1 lacks (a file whose deletion vector changed is both), found by walking the two
+   * snapshots side by side in file id order; snapshots beyond the heap limit are spilled to disk as they are listed.
+   * Snapshots are asked unpaged (servers that refuse history in the delta format refuse paging too). A version's
+   * metadata is reported when it differs from the one before.
    */
   private void listDiff(FetchSpec spec, Consumer<TableMetadata> head, Consumer<SharingAction> actions) {
     TableMetadata[] meta = {null};
-    Map<String, FileAction> before = spec.startVersion() == 0 ? Collections.<String, FileAction>emptyMap() : snapshot(spec.startVersion() - 1, meta);
-    TableMetadata previous = meta[0];
-    for (long v = spec.startVersion(); v <= spec.endVersion(); v++) {
-      Map<String, FileAction> now = snapshot(v, meta);
-      TableMetadata m = meta[0].withVersion(v);
-      if (v == spec.startVersion()) {
-        head.accept(m);
-      } else if (!m.sameAs(previous)) {
-        actions.accept(m);
-      }
-      long ts = Math.max(latestModification(before), latestModification(now));
-      for (Map.Entry<String, FileAction> e : before.entrySet()) {
-        if (!now.containsKey(e.getKey())) {
-          actions.accept(e.getValue().as(FileAction.Kind.REMOVE, v, ts));
+    SortedSnapshot before = spec.startVersion() == 0 ? SortedSnapshot.EMPTY : snapshot(spec.startVersion() - 1, meta);
+    try {
+      TableMetadata previous = meta[0];
+      for (long v = spec.startVersion(); v <= spec.endVersion(); v++) {
+        SortedSnapshot now = snapshot(v, meta);
+        TableMetadata m = meta[0].withVersion(v);
+        try {
+          if (v == spec.startVersion()) {
+            head.accept(m);
+          } else if (!m.sameAs(previous)) {
+            actions.accept(m);
+          }
+          diff(before, now, v, actions);
+        } finally {
+          before.close();
+          before = now;
         }
+        previous = m;
       }
-      for (Map.Entry<String, FileAction> e : now.entrySet()) {
-        if (!before.containsKey(e.getKey())) {
-          actions.accept(e.getValue().as(FileAction.Kind.ADD, v, ts));
-        }
-      }
-      before = now;
-      previous = m;
+    } finally {
+      before.close();
     }
   }
 
-  /** The files of the snapshot at {@code version} by id and deletion vector; its metadata into {@code meta[0]}. */
-  private Map<String, FileAction> snapshot(long version, TableMetadata[] meta) {
-    Map<String, FileAction> files = new LinkedHashMap<>();
-    try (FileListing l = client.query(table, QueryRequest.atVersion(version))) {
-      meta[0] = l.metadata();
-      while (l.hasNext()) {
-        SharingAction a = l.next();
-        if (a instanceof FileAction) {
-          FileAction f = (FileAction) a;
-          files.put(f.id() + "|" + (f.deletionVector() == null ? "" : f.deletionVector().stableKey()), f);
-        }
+  /**
+   * The removes and adds that turn {@code before} into {@code now} as version {@code v}, stamped with the newest
+   * modification time of the files involved (never after the commit).
+   */
+  private static void diff(SortedSnapshot before, SortedSnapshot now, long v, Consumer<SharingAction> actions) {
+    long ts = Math.max(before.newestModification(), now.newestModification());
+    int i = 0;
+    int j = 0;
+    FileAction b = i < before.size() ? before.get(i) : null;
+    FileAction n = j < now.size() ? now.get(j) : null;
+    while (b != null || n != null) {
+      int order = b == null ? 1 : n == null ? -1 : b.id().compareTo(n.id());
+      if (order <= 0 && (order < 0 || !sameDeletionVector(b, n))) {
+        actions.accept(b.as(FileAction.Kind.REMOVE, v, ts));
+      }
+      if (order >= 0 && (order > 0 || !sameDeletionVector(b, n))) {
+        actions.accept(n.as(FileAction.Kind.ADD, v, ts));
+      }
+      if (order <= 0) {
+        b = ++i < before.size() ? before.get(i) : null;
+      }
+      if (order >= 0) {
+        n = ++j < now.size() ? now.get(j) : null;
       }
     }
-    return files;
   }
 
-  /** A derived commit time: the newest modification time of the files involved (never after the commit). */
-  private static long latestModification(Map<String, FileAction> files) {
-    long max = 0;
-    for (FileAction f : files.values()) {
-      if (f.modificationTime() != null) {
-        max = Math.max(max, f.modificationTime());
+  private static boolean sameDeletionVector(FileAction a, FileAction b) {
+    return a.deletionVector() == null ? b.deletionVector() == null
+        : b.deletionVector() != null && a.deletionVector().stableKey().equals(b.deletionVector().stableKey());
+  }
+
+  /** The files of the snapshot at {@code version} in id order; its metadata into {@code meta[0]}. */
+  private SortedSnapshot snapshot(long version, TableMetadata[] meta) {
+    try (VersionFiles files = new VersionFiles()) {
+      try (FileListing l = client.query(table, QueryRequest.atVersion(version))) {
+        meta[0] = l.metadata();
+        while (l.hasNext()) {
+          SharingAction a = l.next();
+          if (a instanceof FileAction) {
+            if (files.size() >= filesInHeap) {
+              files.spill();
+            }
+            files.add((FileAction) a);
+          }
+        }
       }
+      return SortedSnapshot.of(files);
     }
-    return max;
   }
 
   /** The spec's files of {@code keys} ({@link #key}) again, with fresh URLs, by key; others are not kept. */

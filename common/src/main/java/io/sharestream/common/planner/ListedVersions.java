@@ -8,7 +8,6 @@ import io.sharestream.common.model.TableMetadata;
 import io.sharestream.common.planner.CommitRules.Commit;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -89,16 +88,13 @@ final class ListedVersions implements AutoCloseable {
     }
   }
 
-  /** The files of {@code v}, in the heap (read back from disk if they were spilled). */
-  List<FileAction> files(long v) {
-    VersionFiles vf = files.get(v);
-    return vf == null ? Collections.emptyList() : vf.all();
-  }
-
-  /** The data-change actions of {@code v}: in the heap, or its spill in planner order (the caller's to close). */
+  /**
+   * The actions of {@code v}: in the heap, or its spill in planner order (the caller's to close); from snapshots,
+   * every file, else data changes only.
+   */
   Commit commit(long v) {
     VersionFiles vf = files.get(v);
-    return vf != null && vf.spilled() ? new Commit(v, vf.sorted()) : new Commit(v, files(v));
+    return vf == null ? new Commit(v, Collections.emptyList()) : vf.commit(v, fromSnapshots);
   }
 
   /** The commit time of {@code v} from its lines, else {@code otherwise}. */

@@ -28,6 +28,12 @@ final class SpilledParts {
       if (rule == Rule.CHANGE_DATA || rule == Rule.NEW_CHANGE_DATA) {
         return; // change data lines come one by one, below
       }
+      if (rule == Rule.REMOVED) {
+        if (remove != null) {
+          out.add(removeAt, -1, RowSource.REMOVED, false, remove.size());
+        }
+        return;
+      }
       if (add != null && (remove == null || rule == Rule.ADDED)) {
         out.add(addAt, -1, RowSource.ADDED, false, add.size());
       } else if (add != null && (rule == Rule.DERIVED_CHANGES || remove.deletionVector() != null)) {

@@ -1,6 +1,7 @@
 package io.sharestream.common.planner;
 
 import io.sharestream.common.model.FileAction;
+import io.sharestream.common.planner.CommitRules.Commit;
 import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +18,20 @@ final class VersionFiles implements Closeable {
   private int count;
   private Long firstTimestamp;
   private Long newestModification;
+  /** What a spilled commit's rewrite check needs ({@link Commit#mayKeepRows}), tallied as the lines come. */
+  private int adds;
+  private boolean addsWithDataChange;
+  private long removedLiveRecords;
+  private long addedLiveRecords;
 
   void add(FileAction f) {
+    if (f.kind() == FileAction.Kind.ADD) {
+      adds++;
+      addsWithDataChange |= f.dataChange();
+      addedLiveRecords = CommitRules.plusLiveRecords(addedLiveRecords, f);
+    } else if (f.kind() == FileAction.Kind.REMOVE) {
+      removedLiveRecords = CommitRules.plusLiveRecords(removedLiveRecords, f);
+    }
     if (count++ == 0) {
       firstTimestamp = f.timestamp();
     }
@@ -74,6 +87,20 @@ final class VersionFiles implements Closeable {
     return heap;
   }
 
+  /**
+   * The lines as version {@code version}'s commit: in the heap, or spilled in planner order (the commit's then, and
+   * this holds nothing after); {@code fromSnapshots} as {@link Commit#Commit(long, List, boolean)} says.
+   */
+  Commit commit(long version, boolean fromSnapshots) {
+    if (spill == null) {
+      return new Commit(version, all(), fromSnapshots);
+    }
+    boolean addsWithoutDataChange = adds > 0 && !addsWithDataChange;
+    long removed = removedLiveRecords;
+    long added = addedLiveRecords;
+    return new Commit(version, sorted(), addsWithoutDataChange, removed, added);
+  }
+
   /** The spilled lines in planner order; the caller owns them and this holds nothing after. */
   SpilledFiles sorted() {
     SpilledFiles out = index.sorted(spill);
@@ -94,5 +121,9 @@ final class VersionFiles implements Closeable {
     index = null;
     heap = new ArrayList<>();
     count = 0;
+    adds = 0;
+    addsWithDataChange = false;
+    removedLiveRecords = 0;
+    addedLiveRecords = 0;
   }
 }

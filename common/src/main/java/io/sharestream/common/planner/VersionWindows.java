@@ -64,6 +64,7 @@ final class VersionWindows {
   /** Spills listings beyond {@code files} to disk (tests spill small tables). */
   void spillBeyond(int files) {
     this.filesInHeap = files;
+    lister.spillBeyond(files);
   }
 
   /** The cache of the windows listed last (URL refreshes replace units in it). */
@@ -91,7 +92,7 @@ final class VersionWindows {
         }
       });
       long ts = snapshotTimestamp(version, files);
-      Commit c = files.spilled() ? new Commit(version, files.sorted()) : new Commit(version, files.all(), true);
+      Commit c = files.commit(version, true);
       w.byVersion.put(version, units(c, Rule.ADDED, ts, true, spec));
     }
     windows.put(spec, w);
@@ -305,12 +306,14 @@ final class VersionWindows {
   private void snapshotDiffs(ListedVersions l, VersionWindow w) {
     for (long v = w.start; v <= w.end; v++) {
       FetchSpec one = FetchSpec.snapshotDiff(v, v); // a URL refresh lists just the two snapshots of its version
-      Commit c = new Commit(v, l.files(v), true);
+      Commit c = l.commit(v);
       long ts = l.timestamp(v);
-      if (c.mayKeepRows() && RewriteCheck.keepsRows(client, lister, units(v, CommitRules.removed(c), ts, false, one),
-          units(v, CommitRules.added(c.adds), ts, false, one), settings.read())) {
+      // the check's units read the commit's spill (if any) without owning it: the version's units below do
+      if (c.mayKeepRows() && RewriteCheck.keepsRows(client, lister, units(c, Rule.REMOVED, ts, false, one),
+          units(c, Rule.ADDED, ts, false, one), settings.read())) {
         once.log(v, "Version {} of {} rewrote {} files into {} without changing rows (OPTIMIZE): nothing to emit", v,
-            table, c.removes.size(), c.adds.size());
+            table, c.removeCount(), c.addCount());
+        c.close();
         w.byVersion.put(v, Collections.emptyList());
         continue;
       }

@@ -94,6 +94,67 @@ class SpilledListingsTest {
   }
 
   @Test
+  void historyDerivedFromSpilledSnapshotsReadsWhatHeapSnapshotsDoInEveryMode() {
+    for (boolean cdf : new boolean[] {false, true}) {
+      DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("snapshots" + cdf), cdf, false);
+      try (ServedTables served = new ServedTables()) {
+        DeltaSharingClient client = served.serve(table, false); // history refused in the delta format
+        for (Map<String, String> mode : MODES) {
+          try (SharingStreamPlanner heap = ServedTables.planner(client, StreamOptions.parse(mode));
+              SharingStreamPlanner disk = ServedTables.planner(client, StreamOptions.parse(mode)).spillingBeyond(1)) {
+            String what = mode + " cdf=" + cdf;
+            assertThat(units(disk, disk.initialPosition())).as(what).isEqualTo(units(heap, heap.initialPosition()));
+            assertThat(PlannerFixture.drain(disk, client, disk.initialPosition(), AdmissionLimits.files(1), null))
+                .as(what).isEqualTo(PlannerFixture.drain(heap, client, heap.initialPosition(),
+                    AdmissionLimits.UNLIMITED, null)).isNotEmpty();
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void snapshotsDiffedBeyondTheHeapLimitAreWalkedFromDiskAndGiveTheSameChanges() throws IOException {
+    Path fds = Paths.get("/proc/self/fd");
+    assumeTrue(Files.isDirectory(fds), "counts open files through /proc (Linux)");
+    DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("dv"), false, false);
+    try (ServedTables served = new ServedTables()) {
+      DeltaSharingClient client = served.serve(table, false);
+      long latest = client.tableVersion(ServedTables.T);
+      FetchSpec all = FetchSpec.snapshotDiff(1, latest);
+      FileLister disk = new FileLister(client, ServedTables.T, null);
+      disk.spillBeyond(1);
+      long before = openSpills(fds);
+      long[] mostOpen = {0};
+      List<String> spilled = changes(disk, all, () -> mostOpen[0] = Math.max(mostOpen[0], openSpills(fds) - before));
+      assertThat(mostOpen[0]).as("open spills while diffing: the snapshots before and at a version").isEqualTo(2);
+      assertThat(openSpills(fds)).isEqualTo(before);
+      List<String> inHeap = changes(new FileLister(client, ServedTables.T, null), all, () -> 0L);
+      assertThat(spilled).isEqualTo(inHeap).anyMatch(c -> c.contains(" REMOVE ")).anyMatch(c -> c.contains(" ADD "));
+    }
+  }
+
+  /** The lines a listing gives, sorted within each version (the order a diff emits them in is its own). */
+  private static List<String> changes(FileLister lister, FetchSpec spec, java.util.concurrent.Callable<Long> probe) {
+    List<String> out = new ArrayList<>();
+    lister.list(spec, m -> { }, a -> {
+      try {
+        probe.call();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+      if (a instanceof io.sharestream.common.model.FileAction) {
+        io.sharestream.common.model.FileAction f = (io.sharestream.common.model.FileAction) a;
+        out.add(f.version() + " " + f.kind() + " " + f.id() + " " + f.timestamp() + " "
+            + (f.deletionVector() == null ? "-" : f.deletionVector().stableKey()));
+      }
+    });
+    out.sort(java.util.Comparator.comparing((String c) -> Long.parseLong(c.substring(0, c.indexOf(' '))))
+        .thenComparing(c -> c));
+    return out;
+  }
+
+  @Test
   void aPlannerRestartedAtAnyPositionInsideASpilledVersionReadsExactlyTheRest() {
     try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false)) {
       long version = f.table.appendCopies(Samples.orders(0, 1), 12); // one version of 12 files
@@ -189,7 +250,7 @@ class SpilledListingsTest {
     }
   }
 
-  private static long openSpills(Path fds) throws IOException {
+  private static long openSpills(Path fds) {
     try (Stream<Path> s = Files.list(fds)) {
       return s.filter(fd -> {
         try {
@@ -198,6 +259,8 @@ class SpilledListingsTest {
           return false; // closed meanwhile
         }
       }).count();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 }
