@@ -23,9 +23,11 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * (e) of {@link ScaleBenchmark} (issue #25): one version of 10,000, 100,000 and 1,000,000 files of one row each
  * ({@link DeltaTableWriter#appendAliases}: one physical Parquet file behind distinct logical files, so the kit
  * writes a million-file version in seconds), streamed by the connector in a {@code -Xmx256m} standalone worker
- * ({@link WorkerJvm}, tasks.max=1) (i) from history ({@code startingVersion=1}, the version itself) and (ii) as a
- * snapshot start ({@code startingVersion=snapshot}), each for at most {@link #STREAM_SECONDS}. Per size and start:
- * first record after the connector's creation, files streamed and files/s, the per-file cost (µs/file over the
+ * ({@link WorkerJvm}, tasks.max=1) (i) from history ({@code startingVersion=1}, the version itself), (ii) as a
+ * snapshot start ({@code startingVersion=snapshot}) and (iii) from history of the same version in a table with
+ * deletion vectors enabled, served by a kit that refuses history in the delta format, so the version's files are the
+ * difference of the snapshots around it ({@link #derived}), each for at most {@link #STREAM_SECONDS}. Per size and
+ * start: first record after the connector's creation, files streamed and files/s, the per-file cost (µs/file over the
  * stream, first record to last: comparable across sizes however far each run got), the worker's peak live heap, and
  * how the run ended (complete, stopped at the bound, or the worker out of heap: that is then the figure). Ceilings
  * from the same run: the kit serving each listing to a client that only drains it ({@link KitListing}), and the
@@ -47,6 +49,8 @@ final class MillionFiles {
   private static final long VERSION = 1;
 
   private static int runs;
+  /** The run whose history a server refusing the delta format makes the core derive from snapshots. */
+  private static final String DERIVED = "derived";
 
   private MillionFiles() {}
 
@@ -105,16 +109,39 @@ final class MillionFiles {
           System.gc();
         }
         System.out.printf("    (the core alone in this JVM, from history: %s)%n", core);
-        Run[] byStart = {connector(kafka, server, dir, ref, n, Long.toString(VERSION)),
-            connector(kafka, server, dir, ref, n, "snapshot")};
+        Run fromHistory = connector(kafka, server, dir, ref, n, Long.toString(VERSION));
+        Run fromSnapshot = connector(kafka, server, dir, ref, n, "snapshot");
+        Run derived = derived(kafka, dir, ref, n);
+        Run[] byStart = {fromHistory, fromSnapshot, derived};
         for (Run r : byStart) {
-          print(n, r, r.start.equals("snapshot") ? snapshot : history);
+          print(n, r, r.start.equals("snapshot") || r.start.equals(DERIVED) ? snapshot : history);
         }
         all.put(n, byStart);
       }
       deleteTable(t.dir());
     }
     summary(all, coreMicros);
+  }
+
+  /**
+   * (iii): the same version in a table with deletion vectors enabled (its history needs the delta format), served by
+   * a kit that refuses history in the delta format (as the reference server does): the connector derives the
+   * version's files from the snapshots before and after it.
+   */
+  private static Run derived(EmbeddedConnectCluster kafka, Path dir, TableRef ref, int n) throws Exception {
+    DeltaTableWriter t = DeltaTableWriter.create(dir.resolve("aliased-dv-" + n), Samples.ORDERS).deletionVectors(true)
+        .commit();
+    if (t.appendAliases(Samples.orders(0, 1), n) != VERSION) {
+      throw new IllegalStateException("the files went to another version");
+    }
+    try (DeltaSharingServer refusing = DeltaSharingServer.builder().table("s", "b", "t", t.dir(), true)
+        .historyInDeltaFormat(false).start()) {
+      Run r = connector(kafka, refusing, dir, ref, n, Long.toString(VERSION));
+      r.start = DERIVED;
+      return r;
+    } finally {
+      deleteTable(t.dir());
+    }
   }
 
   /** The connector over the table from {@code start} in a 256 MiB worker, for at most {@link #STREAM_SECONDS}. */
@@ -169,6 +196,8 @@ final class MillionFiles {
 
   private static void print(int n, Run r, KitListing kit) {
     String what = r.start.equals("snapshot") ? "snapshot start (startingVersion=snapshot)"
+        : r.start.equals(DERIVED) ? "from history derived from the snapshots around it (startingVersion=" + VERSION
+        + ", deletion vectors enabled, a server refusing history in the delta format)"
         : "from history (startingVersion=" + r.start + ")";
     System.out.printf("(e) one version of %,d files, %s, -Xmx%s worker: %s%n", n, what, WORKER_HEAP, r.ending);
     System.out.printf("    %s (goal: first record within seconds; the kit's first file line after %.2f s)%n",
@@ -198,7 +227,7 @@ final class MillionFiles {
   private static void summary(Map<Integer, Run[]> all, Map<Integer, Double> coreMicros) {
     System.out.printf("(e) per-file cost by version size (goal: flat), µs/file over files 2,001-10,000 / files "
         + "10,001-100,000 / first record to last (- : not reached):%n");
-    String[] starts = {"from history", "snapshot start"};
+    String[] starts = {"from history", "snapshot start", "history from snapshots"};
     for (int i = 0; i < starts.length; i++) {
       StringBuilder b = new StringBuilder();
       Double base = null;

@@ -5,6 +5,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.source.ExactlyOnceSupport;
@@ -16,10 +19,13 @@ import org.apache.kafka.connect.source.SourceTask;
  * Connect's own ceiling in {@link ConnectorBenchmark}: a source whose task hands the worker records the Delta Sharing
  * task already made (the first {@value #SAMPLE} of the table, identical schemas, values and headers) over and over,
  * so all that is measured is the worker's part: converting, sending, committing offsets. Configured like the Delta
- * Sharing connector, plus {@code replay.rows}.
+ * Sharing connector, plus {@code replay.rows}; with {@code replay.topics} (a list, shared out over the tasks), each
+ * task sends {@code replay.rows} records to each of its topics in turn, as tasks stream their tables one by one.
  */
 public final class ReplaySourceConnector extends SourceConnector {
   static final String ROWS = "replay.rows";
+  static final String TOPICS = "replay.topics";
+  private static final String TOPICS_ALL = "replay.topics.all";
   static final int SAMPLE = 10_000;
   private Map<String, String> props;
 
@@ -35,7 +41,22 @@ public final class ReplaySourceConnector extends SourceConnector {
 
   @Override
   public List<Map<String, String>> taskConfigs(int maxTasks) {
-    return List.of(props);
+    if (!props.containsKey(TOPICS)) {
+      return List.of(props);
+    }
+    List<String> topics = List.of(props.get(TOPICS).split(","));
+    List<Map<String, String>> out = new ArrayList<>();
+    for (int t = 0; t < Math.min(maxTasks, topics.size()); t++) {
+      List<String> mine = new ArrayList<>();
+      for (int i = t; i < topics.size(); i += maxTasks) {
+        mine.add(topics.get(i));
+      }
+      Map<String, String> c = new HashMap<>(props);
+      c.put(TOPICS, String.join(",", mine));
+      c.put(TOPICS_ALL, Integer.toString(topics.size()));
+      out.add(c);
+    }
+    return out;
   }
 
   @Override
@@ -56,14 +77,30 @@ public final class ReplaySourceConnector extends SourceConnector {
     return ExactlyOnceSupport.SUPPORTED;
   }
 
-  /** Replays the sample in polls of its size until {@code replay.rows} records went out. */
+  /**
+   * Replays the sample in polls of its size until {@code replay.rows} records went out; with topics, to each in turn,
+   * holding at most the Delta Sharing task's share of {@code records.in.flight.max} unacknowledged, as it does.
+   */
   public static final class Replay extends SourceTask {
     private final List<SourceRecord> sample = new ArrayList<>();
+    private long rows;
     private long left;
+    private List<String> topics;
+    private int topic;
+    private int budget = Integer.MAX_VALUE;
+    private Semaphore room;
 
     @Override
     public void start(Map<String, String> props) {
-      left = Long.parseLong(props.get(ROWS));
+      rows = Long.parseLong(props.get(ROWS));
+      left = rows;
+      topics = props.containsKey(TOPICS) ? List.of(props.get(TOPICS).split(",")) : null;
+      if (topics != null) {
+        int all = props.get(TOPICS_ALL) == null ? 1 : Integer.parseInt(props.get(TOPICS_ALL));
+        int tasks = Math.min(Integer.parseInt(props.getOrDefault("tasks.max", "1")), all);
+        budget = Integer.parseInt(props.getOrDefault("records.in.flight.max", "5000")) / tasks;
+        room = new Semaphore(budget);
+      }
       Map<String, String> config = new HashMap<>(props);
       DeltaSharingSourceTask source = new DeltaSharingSourceTask();
       source.initialize(new NoOffsetsContext(config));
@@ -73,6 +110,9 @@ public final class ReplaySourceConnector extends SourceConnector {
           List<SourceRecord> batch = source.poll();
           if (batch != null) {
             sample.addAll(batch.subList(0, Math.min(batch.size(), SAMPLE - sample.size())));
+            for (SourceRecord r : batch) {
+              source.commitRecord(r, null); // as the worker acknowledges them: the task's bound on records in flight
+            }
           }
         }
       } catch (InterruptedException e) {
@@ -84,13 +124,41 @@ public final class ReplaySourceConnector extends SourceConnector {
 
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
+      if (left <= 0 && topics != null && topic + 1 < topics.size()) {
+        topic++;
+        left = rows;
+      }
       if (left <= 0) {
         Thread.sleep(100);
         return null;
       }
-      List<SourceRecord> out = sample.subList(0, (int) Math.min(sample.size(), left));
-      left -= out.size();
-      return out;
+      if (topics == null) {
+        List<SourceRecord> out = sample.subList(0, (int) Math.min(sample.size(), left));
+        left -= out.size();
+        return out;
+      }
+      int half = Math.max(1, budget / 2); // as RecordsInFlight: on once half the budget is free, else after 100 ms
+      if (!room.tryAcquire(half, 100, TimeUnit.MILLISECONDS)) {
+        return null;
+      }
+      int granted = half + room.drainPermits();
+      int n = (int) Math.min(Math.min(granted, sample.size()), left);
+      room.release(granted - n);
+      List<SourceRecord> out = sample.subList(0, n);
+      left -= n;
+      List<SourceRecord> to = new ArrayList<>(out.size());
+      for (SourceRecord r : out) {
+        to.add(r.newRecord(topics.get(topic), r.kafkaPartition(), r.keySchema(), r.key(), r.valueSchema(), r.value(),
+            r.timestamp(), r.headers()));
+      }
+      return to;
+    }
+
+    @Override
+    public void commitRecord(SourceRecord record, RecordMetadata metadata) {
+      if (room != null) {
+        room.release();
+      }
     }
 
     @Override

@@ -30,10 +30,12 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * The Kafka connector at scale, each case in a real standalone Connect worker in a JVM of its own with
  * {@code -Xmx256m} ({@link WorkerJvm}; the KRaft broker, the consumer counting records and the kit's server in this
  * JVM), beside the core alone streaming the same tables without Kafka in this JVM ({@link CoreDrain}): (a) one
- * connector over 200 tables with {@code tasks.max=4}, beside the same rows as one table in one task; (b) one version
+ * connector over 200 tables with {@code tasks.max=4}, beside the same rows as one table in one task, and Connect's own
+ * part of both: the worker replaying records the task made to the 200 topics and to one ({@link
+ * ReplaySourceConnector}, the same bound on records in flight); (b) one version
  * of 100,000 files; (c) a stream starting 10,000 versions behind; (d) version requests per minute of 200 idle
- * tables, with and without backoff; (e) one version of 10,000 to 1,000,000 files from history and as a snapshot
- * start, for a bounded time ({@link MillionFiles}). Rates count from the connector's creation to the last record
+ * tables, with and without backoff; (e) one version of 10,000 to 1,000,000 files from history, as a snapshot start
+ * and from history derived from snapshots, for a bounded time ({@link MillionFiles}). Rates count from the connector's creation to the last record
  * consumed ((a): counted by the topics' end offsets, as consuming 200 topics cost the shared broker more than the
  * connector's own writes); heaps are the worker JVM's peak live heap (after a collection) beside the same JVM at rest
  * (the worker started, no connector yet).
@@ -145,7 +147,7 @@ public final class ScaleBenchmark {
       double coreRate = core.rows / core.seconds;
       int tasks = Integer.getInteger("bench.tasks", 4);
       for (Map<String, String> run : worker(kafka, server, dir, refs, tasks, (long) TABLES * ROWS_PER_TABLE,
-          Boolean.getBoolean("bench.allWorkers"), false, true)) {
+          Boolean.getBoolean("bench.allWorkers"), false, true, false)) {
         long records = Long.parseLong(run.get("records"));
         double rate = rate(run, records);
         System.out.printf("(a) %d tables of %,d rows, one connector, tasks.max=%d (%s): first rows of every table "
@@ -155,12 +157,25 @@ public final class ScaleBenchmark {
             seconds(run, "doneMs"), rate, coreRate, rate / coreRate);
         heap(run);
         Map<String, String> single = worker(kafka, server, dir, List.of(new TableRef("s", "b", "one")), 1,
-            (long) TABLES * ROWS_PER_TABLE, false, false, true).get(0);
+            (long) TABLES * ROWS_PER_TABLE, false, false, true, false).get(0);
         double singleRate = rate(single, Long.parseLong(single.get("records")));
         System.out.printf("(a) the same rows as one table (%d files) in one task (%s): %,.0f rows/s; the %d tables "
             + "over %d tasks at %.2f of it (goal 0.80)%n", TABLES, single.get("setting"), singleRate, TABLES, tasks,
             rate / singleRate);
         heap(single);
+        // Connect's own part: the worker replaying records the task made, to the 200 topics and to one
+        Map<String, String> replayMany = worker(kafka, server, dir, refs, tasks, (long) TABLES * ROWS_PER_TABLE,
+            false, false, true, true).get(0);
+        Map<String, String> replayOne = worker(kafka, server, dir, List.of(new TableRef("s", "b", "one")), 1,
+            (long) TABLES * ROWS_PER_TABLE, false, false, true, true).get(0);
+        double replayManyRate = rate(replayMany, Long.parseLong(replayMany.get("records")));
+        double replayOneRate = rate(replayOne, Long.parseLong(replayOne.get("records")));
+        System.out.printf("(a) Connect alone (the worker replaying records the task made, no Delta Sharing): to the %d "
+            + "topics over %d tasks %,.0f rows/s, to one topic in one task %,.0f rows/s: %.2f of it; the connector: "
+            + "%.2f of Connect alone over the %d tables, %.2f on one table%n", TABLES, tasks, replayManyRate,
+            replayOneRate, replayManyRate / replayOneRate, rate / replayManyRate, TABLES, singleRate / replayOneRate);
+        heap(replayMany);
+        heap(replayOne);
       }
     }
   }
@@ -178,7 +193,7 @@ public final class ScaleBenchmark {
       CoreDrain core = CoreDrain.run(client, List.of(ref), "0", footers, CORE_PARTIAL_SECONDS);
       System.out.printf("    (the core alone: %,d files in %.1f s%s)%n", core.files, core.seconds,
           core.partial ? ", stopped at its time limit" : "");
-      Map<String, String> run = worker(kafka, server, dir, List.of(ref), 1, FILES, false, true, false).get(0);
+      Map<String, String> run = worker(kafka, server, dir, List.of(ref), 1, FILES, false, true, false, false).get(0);
       long streamed = Long.parseLong(run.get("records"));
       double rate = rate(run, streamed);
       double coreRate = core.files / core.seconds;
@@ -209,7 +224,8 @@ public final class ScaleBenchmark {
       CoreDrain core = CoreDrain.run(client(server), List.of(ref), "0", footers, TIME_LIMIT_SECONDS);
       System.out.printf("    (the core alone: %,d versions, %,d rows in %.1f s)%n", core.versions, core.rows,
           core.seconds);
-      Map<String, String> run = worker(kafka, server, dir, List.of(ref), 1, VERSIONS, false, false, false).get(0);
+      Map<String, String> run = worker(kafka, server, dir, List.of(ref), 1, VERSIONS, false, false, false, false)
+          .get(0);
       double done = seconds(run, "doneMs");
       long records = Long.parseLong(run.get("records")); // one row, one record, per version
       double coreVersions = core.versions / core.seconds;
@@ -336,14 +352,15 @@ public final class ScaleBenchmark {
 
   /**
    * Streams {@code tables} with one connector in a standalone worker JVM ({@link WorkerJvm}) against the broker of
-   * this JVM until the consumer here has every record, or for {@link #TIME_LIMIT_SECONDS} ({@link #PARTIAL_SECONDS}
-   * when {@code partial}): in {@code -Xmx256m} with the worker's defaults; if that runs out of heap, or {@code all},
+   * this JVM (or, {@code replay}, {@link ReplaySourceConnector} sending records the task made of the first table to
+   * each table's topic in turn) until the consumer here has every record, or for {@link #TIME_LIMIT_SECONDS}
+   * ({@link #PARTIAL_SECONDS} when {@code partial}): in {@code -Xmx256m} with the worker's defaults; if that runs out of heap, or {@code all},
    * in 256m with each task's producer buffer at 8 MB and in 512m with the defaults. The figures of each run that
    * ended in time or ran out of it: times from the connector's creation (ms), records, heaps (MiB), setting.
    */
   private static List<Map<String, String>> worker(EmbeddedConnectCluster kafka, DeltaSharingServer server, Path dir,
-      List<TableRef> tables, int tasks, long records, boolean all, boolean partial, boolean byEndOffsets)
-      throws Exception {
+      List<TableRef> tables, int tasks, long records, boolean all, boolean partial, boolean byEndOffsets,
+      boolean replay) throws Exception {
     List<Map<String, String>> completed = new ArrayList<>();
     String profile = server.writeProfile(Files.createTempFile(dir, "scale", ".share")).toString();
     String[][] attempts = {{WORKER_HEAP, "worker defaults"}, {WORKER_HEAP, "producer.buffer.memory", "8388608"},
@@ -368,6 +385,12 @@ public final class ScaleBenchmark {
       tables.forEach(t -> names.add(t.toString()));
       Map<String, String> connector = ConnectorBenchmark.connector(profile, String.join(",", names), prefix,
           "tasks.max", Integer.toString(tasks), "startingVersion", "0", "name", "scale");
+      if (replay) { // records the task made of the first table, replayed to every topic in turn
+        connector.put("connector.class", ReplaySourceConnector.class.getName());
+        connector.put("tables", names.get(0));
+        connector.put(ReplaySourceConnector.ROWS, Long.toString(records / tables.size()));
+        connector.put(ReplaySourceConnector.TOPICS, String.join(",", topics));
+      }
       if (System.getProperty("bench.inFlight") != null) {
         connector.put("records.in.flight.max", System.getProperty("bench.inFlight"));
       }

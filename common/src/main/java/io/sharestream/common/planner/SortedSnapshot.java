@@ -3,6 +3,7 @@ package io.sharestream.common.planner;
 import io.sharestream.common.model.FileAction;
 import java.io.Closeable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 
@@ -12,7 +13,7 @@ import java.util.List;
  * at a time, so two snapshots of a million files take some 16 bytes a file in the heap.
  */
 final class SortedSnapshot implements Closeable {
-  static final SortedSnapshot EMPTY = new SortedSnapshot(List.of(), null, 0);
+  static final SortedSnapshot EMPTY = new SortedSnapshot(Collections.emptyList(), null, 0);
 
   private final List<FileAction> heap;
   private final SpilledFiles spilled;

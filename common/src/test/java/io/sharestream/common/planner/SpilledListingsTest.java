@@ -3,13 +3,10 @@ package io.sharestream.common.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.DeltaSharingClient;
-import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.testkit.delta.DeletionVectorMatrix;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.Samples;
-import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -70,43 +67,28 @@ class SpilledListingsTest {
     }
   }
 
+  /**
+   * Deletion vector commits, from history in the delta format and from a server that refuses it, where history is
+   * derived from snapshots (both spilled too), OPTIMIZE recognized by its rows.
+   */
   @Test
-  void deletionVectorCommitsSpilledReadTheSameAsInTheHeapInEveryMode() {
+  void deletionVectorCommitsSpilledReadTheSameAsInTheHeapInEveryModeFromHistoryOrFromSnapshots() {
     for (boolean cdf : new boolean[] {false, true}) {
       DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("dv" + cdf), cdf, false);
-      try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true).start();
-          DeltaSharingClient client = new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()),
-              ClientSettings.DEFAULT)) {
-        for (Map<String, String> mode : MODES) {
-          try (SharingStreamPlanner heap = new SharingStreamPlanner(client, PlannerFixture.T,
-              StreamOptions.parse(mode), Duration.ZERO, Clock.systemUTC());
-              SharingStreamPlanner disk = new SharingStreamPlanner(client, PlannerFixture.T,
-                  StreamOptions.parse(mode), Duration.ZERO, Clock.systemUTC()).spillingBeyond(1)) {
-            String what = mode + " cdf=" + cdf;
-            assertThat(units(disk, disk.initialPosition())).as(what).isEqualTo(units(heap, heap.initialPosition()));
-            assertThat(PlannerFixture.drain(disk, client, disk.initialPosition(), AdmissionLimits.files(1), null))
-                .as(what).isEqualTo(PlannerFixture.drain(heap, client, heap.initialPosition(),
-                    AdmissionLimits.UNLIMITED, null)).isNotEmpty();
-          }
-        }
-      }
-    }
-  }
-
-  @Test
-  void historyDerivedFromSpilledSnapshotsReadsWhatHeapSnapshotsDoInEveryMode() {
-    for (boolean cdf : new boolean[] {false, true}) {
-      DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("snapshots" + cdf), cdf, false);
-      try (ServedTables served = new ServedTables()) {
-        DeltaSharingClient client = served.serve(table, false); // history refused in the delta format
-        for (Map<String, String> mode : MODES) {
-          try (SharingStreamPlanner heap = ServedTables.planner(client, StreamOptions.parse(mode));
-              SharingStreamPlanner disk = ServedTables.planner(client, StreamOptions.parse(mode)).spillingBeyond(1)) {
-            String what = mode + " cdf=" + cdf;
-            assertThat(units(disk, disk.initialPosition())).as(what).isEqualTo(units(heap, heap.initialPosition()));
-            assertThat(PlannerFixture.drain(disk, client, disk.initialPosition(), AdmissionLimits.files(1), null))
-                .as(what).isEqualTo(PlannerFixture.drain(heap, client, heap.initialPosition(),
-                    AdmissionLimits.UNLIMITED, null)).isNotEmpty();
+      for (boolean deltaHistory : new boolean[] {true, false}) {
+        try (ServedTables served = new ServedTables()) {
+          DeltaSharingClient client = served.serve(table, deltaHistory);
+          for (Map<String, String> mode : MODES) {
+            try (SharingStreamPlanner heap = ServedTables.planner(client, StreamOptions.parse(mode));
+                SharingStreamPlanner disk = ServedTables.planner(client, StreamOptions.parse(mode))
+                    .spillingBeyond(1)) {
+              String what = mode + " cdf=" + cdf + " history in the delta format: " + deltaHistory;
+              assertThat(units(disk, disk.initialPosition())).as(what)
+                  .isEqualTo(units(heap, heap.initialPosition()));
+              assertThat(PlannerFixture.drain(disk, client, disk.initialPosition(), AdmissionLimits.files(1), null))
+                  .as(what).isEqualTo(PlannerFixture.drain(heap, client, heap.initialPosition(),
+                      AdmissionLimits.UNLIMITED, null)).isNotEmpty();
+            }
           }
         }
       }
