@@ -32,10 +32,10 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * JVM), beside the core alone streaming the same tables without Kafka in this JVM ({@link CoreDrain}): (a) one
  * connector over 200 tables with {@code tasks.max=4}, beside the same rows as one table in one task, and Connect's own
  * part of both: the worker replaying records the task made to the 200 topics and to one ({@link
- * ReplaySourceConnector}, the same bound on records in flight); (b) one version
- * of 100,000 files; (c) a stream starting 10,000 versions behind; (d) version requests per minute of 200 idle
- * tables, with and without backoff; (e) one version of 10,000 to 1,000,000 files from history, as a snapshot start
- * and from history derived from snapshots, for a bounded time ({@link MillionFiles}). Rates count from the connector's creation to the last record
+ * ReplaySourceConnector}, the same bound on records in flight); (b) one version of 100,000 files; (c) a stream
+ * starting 10,000 versions behind; (d) version requests per minute of 200 idle tables, with and without backoff; (e)
+ * one version of 10,000 to 1,000,000 files from history, as a snapshot start and from history derived from
+ * snapshots, for a bounded time ({@link MillionFiles}). Rates count from the connector's creation to the last record
  * consumed ((a): counted by the topics' end offsets, as consuming 200 topics cost the shared broker more than the
  * connector's own writes); heaps are the worker JVM's peak live heap (after a collection) beside the same JVM at rest
  * (the worker started, no connector yet).
@@ -45,11 +45,11 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * java -Xmx6g -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) io.sharestream.bench.ScaleBenchmark
  * </pre>
  * (argument {@code tables}, {@code files}, {@code versions}, {@code idle} or {@code million}: that case only; (e)
- * needs the larger heap here: the kit's snapshot of a million files and the core alone's listing are in this JVM; {@code
- * -Dbench.allWorkers=true}: (a) also with an 8 MB producer buffer and in a 512 MiB worker; {@code -Dbench.tasks=N}:
- * (a) with tasks.max=N; {@code -Dbench.inFlight=N}: the connectors' records.in.flight.max; {@code
- * -Dbench.worker=k=v,...}: worker settings for every run, e.g. {@code producer.batch.size=262144}). Beside each
- * worker run: the CPU of the worker JVM and of this one (broker, kit, consumer), and the requests the kit served.
+ * needs the larger heap here: the kit's snapshot of a million files and the core alone's listing are in this JVM;
+ * {@code -Dbench.allWorkers=true}: (a) also with an 8 MB producer buffer and in a 512 MiB worker;
+ * {@code -Dbench.tasks=N}: (a) with tasks.max=N; {@code -Dbench.inFlight=N}: the connectors' records.in.flight.max;
+ * {@code -Dbench.worker=k=v,...}: worker settings for every run, e.g. {@code producer.batch.size=262144}). Beside
+ * each worker run: the CPU of the worker JVM and of this one (broker, kit, consumer), and the requests the kit served.
  */
 public final class ScaleBenchmark {
   private static final String WORKER_HEAP = "256m";
@@ -354,9 +354,10 @@ public final class ScaleBenchmark {
    * Streams {@code tables} with one connector in a standalone worker JVM ({@link WorkerJvm}) against the broker of
    * this JVM (or, {@code replay}, {@link ReplaySourceConnector} sending records the task made of the first table to
    * each table's topic in turn) until the consumer here has every record, or for {@link #TIME_LIMIT_SECONDS}
-   * ({@link #PARTIAL_SECONDS} when {@code partial}): in {@code -Xmx256m} with the worker's defaults; if that runs out of heap, or {@code all},
-   * in 256m with each task's producer buffer at 8 MB and in 512m with the defaults. The figures of each run that
-   * ended in time or ran out of it: times from the connector's creation (ms), records, heaps (MiB), setting.
+   * ({@link #PARTIAL_SECONDS} when {@code partial}): in {@code -Xmx256m} with the worker's defaults; if that runs out
+   * of heap, or {@code all}, in 256m with each task's producer buffer at 8 MB and in 512m with the defaults. The
+   * figures of each run that ended in time or ran out of it: times from the connector's creation (ms), records, heaps
+   * (MiB), setting.
    */
   private static List<Map<String, String>> worker(EmbeddedConnectCluster kafka, DeltaSharingServer server, Path dir,
       List<TableRef> tables, int tasks, long records, boolean all, boolean partial, boolean byEndOffsets,
