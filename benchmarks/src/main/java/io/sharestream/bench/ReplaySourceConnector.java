@@ -78,8 +78,8 @@ public final class ReplaySourceConnector extends SourceConnector {
   }
 
   /**
-   * Replays the sample in polls of its size until {@code replay.rows} records went out; with topics, to each in turn,
-   * holding at most the Delta Sharing task's share of {@code records.in.flight.max} unacknowledged, as it does.
+   * Replays the sample until {@code replay.rows} records went out (with topics, to each in turn), holding at most the
+   * Delta Sharing task's share of {@code records.in.flight.max} unacknowledged, as that task does.
    */
   public static final class Replay extends SourceTask {
     private final List<SourceRecord> sample = new ArrayList<>();
@@ -87,7 +87,7 @@ public final class ReplaySourceConnector extends SourceConnector {
     private long left;
     private List<String> topics;
     private int topic;
-    private int budget = Integer.MAX_VALUE;
+    private int budget;
     private Semaphore room;
 
     @Override
@@ -95,12 +95,10 @@ public final class ReplaySourceConnector extends SourceConnector {
       rows = Long.parseLong(props.get(ROWS));
       left = rows;
       topics = props.containsKey(TOPICS) ? List.of(props.get(TOPICS).split(",")) : null;
-      if (topics != null) {
-        int all = props.get(TOPICS_ALL) == null ? 1 : Integer.parseInt(props.get(TOPICS_ALL));
-        int tasks = Math.min(Integer.parseInt(props.getOrDefault("tasks.max", "1")), all);
-        budget = Integer.parseInt(props.getOrDefault("records.in.flight.max", "5000")) / tasks;
-        room = new Semaphore(budget);
-      }
+      int all = props.get(TOPICS_ALL) == null ? 1 : Integer.parseInt(props.get(TOPICS_ALL));
+      int tasks = Math.min(Integer.parseInt(props.getOrDefault("tasks.max", "1")), all);
+      budget = Integer.parseInt(props.getOrDefault("records.in.flight.max", "5000")) / tasks;
+      room = new Semaphore(budget);
       Map<String, String> config = new HashMap<>(props);
       DeltaSharingSourceTask source = new DeltaSharingSourceTask();
       source.initialize(new NoOffsetsContext(config));
@@ -132,11 +130,6 @@ public final class ReplaySourceConnector extends SourceConnector {
         Thread.sleep(100);
         return null;
       }
-      if (topics == null) {
-        List<SourceRecord> out = sample.subList(0, (int) Math.min(sample.size(), left));
-        left -= out.size();
-        return out;
-      }
       int half = Math.max(1, budget / 2); // as RecordsInFlight: on once half the budget is free, else after 100 ms
       if (!room.tryAcquire(half, 100, TimeUnit.MILLISECONDS)) {
         return null;
@@ -146,6 +139,9 @@ public final class ReplaySourceConnector extends SourceConnector {
       room.release(granted - n);
       List<SourceRecord> out = sample.subList(0, n);
       left -= n;
+      if (topics == null) {
+        return out;
+      }
       List<SourceRecord> to = new ArrayList<>(out.size());
       for (SourceRecord r : out) {
         to.add(r.newRecord(topics.get(topic), r.kafkaPartition(), r.keySchema(), r.key(), r.valueSchema(), r.value(),
@@ -156,9 +152,7 @@ public final class ReplaySourceConnector extends SourceConnector {
 
     @Override
     public void commitRecord(SourceRecord record, RecordMetadata metadata) {
-      if (room != null) {
-        room.release();
-      }
+      room.release();
     }
 
     @Override
