@@ -1,22 +1,18 @@
 package io.sharestream.common.planner;
 
 import io.sharestream.common.model.FileAction;
-import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * File lines kept on local disk instead of in the heap: appended as a listing streams in, read back by offset. The
@@ -32,7 +28,6 @@ final class FileSpill implements Closeable {
   private final DataOutputStream recordOut = new DataOutputStream(record);
   private final ByteBuffer pending = ByteBuffer.allocate(WRITE_BUFFER);
   private long length;
-  private long count;
 
   FileSpill() {
     try {
@@ -62,7 +57,6 @@ final class FileSpill implements Closeable {
         pending.putInt(record.size()).put(record.toByteArray(), 0, record.size());
       }
       length += 4 + record.size();
-      count++;
       return at;
     } catch (IOException e) {
       throw failed(e);
@@ -86,43 +80,6 @@ final class FileSpill implements Closeable {
       return FileAction.readFrom(new DataInputStream(new ByteArrayInputStream(b.array(), 4, size)));
     } catch (IOException e) {
       throw failed(e);
-    }
-  }
-
-  /** Every line, in the order appended. */
-  List<FileAction> readAll() {
-    try {
-      flush();
-      DataInputStream in = new DataInputStream(new BufferedInputStream(new FromStart(), WRITE_BUFFER));
-      List<FileAction> out = new ArrayList<>((int) count);
-      for (long i = 0; i < count; i++) {
-        in.readInt();
-        out.add(FileAction.readFrom(in));
-      }
-      return out;
-    } catch (IOException e) {
-      throw failed(e);
-    }
-  }
-
-  /** The spill's bytes from its start, read by position (the channel's own position is the writer's). */
-  private final class FromStart extends InputStream {
-    private long at;
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      if (at >= length) {
-        return -1;
-      }
-      int n = channel.read(ByteBuffer.wrap(b, off, (int) Math.min(len, length - at)), at);
-      at += Math.max(n, 0);
-      return n;
     }
   }
 

@@ -31,7 +31,7 @@ final class SortedSnapshot implements Closeable {
     if (files.spilled()) {
       return new SortedSnapshot(null, files.sorted(), newest);
     }
-    List<FileAction> sorted = new ArrayList<>(files.all());
+    List<FileAction> sorted = new ArrayList<>(files.inHeap());
     sorted.sort(Comparator.comparing(FileAction::id)); // the spill's order: ids as String.compareTo orders them
     return new SortedSnapshot(sorted, null, newest);
   }

@@ -75,14 +75,10 @@ final class VersionFiles implements Closeable {
     return newestModification;
   }
 
-  /** Every line in the heap, in listing order (read back from disk when spilled, which then stays in the heap). */
-  List<FileAction> all() {
+  /** Every line, in listing order, of lines never spilled. */
+  List<FileAction> inHeap() {
     if (spill != null) {
-      List<FileAction> read = spill.readAll();
-      spill.close();
-      spill = null;
-      index = null;
-      heap = read;
+      throw new IllegalStateException("spilled lines are read in planner order: sorted()");
     }
     return heap;
   }
@@ -93,7 +89,7 @@ final class VersionFiles implements Closeable {
    */
   Commit commit(long version, boolean fromSnapshots) {
     if (spill == null) {
-      return new Commit(version, all(), fromSnapshots);
+      return new Commit(version, inHeap(), fromSnapshots);
     }
     boolean addsWithoutDataChange = adds > 0 && !addsWithDataChange;
     long removed = removedLiveRecords;
