@@ -369,8 +369,10 @@ final class VersionWindows {
             : dataChangeWindow(spec.startVersion(), spec.endVersion());
       case CHANGES:
         return changeFeedWindow(spec.startVersion(), spec.endVersion());
+      case SNAPSHOT_DIFF:
+        return snapshotDiffWindow(spec.startVersion(), spec.endVersion());
       default:
-        throw new IllegalStateException("only snapshot, query and changes windows are spilled, not " + spec);
+        throw new IllegalStateException("the latest snapshot is never spilled: " + spec);
     }
   }
 

@@ -216,6 +216,30 @@ class SpilledListingsTest {
   }
 
   @Test
+  void aSpilledWindowDerivedFromSnapshotsWhoseUrlsExpireIsListedAgainWholeAndKeepsItsFilesInOrder() {
+    DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("dv"), false, false);
+    try (ServedTables served = new ServedTables()) {
+      DeltaSharingClient client = served.serve(table, false); // history derived from snapshots
+      served.last().faults().urlTtl(Duration.ofSeconds(30));
+      Map<String, String> mode = Map.of("startingVersion", "1");
+      try (SharingStreamPlanner heap = ServedTables.planner(client, StreamOptions.parse(mode));
+          SharingStreamPlanner eager = ServedTables.planner(client, StreamOptions.parse(mode)
+              .withUrlRefreshMargin(Duration.ofSeconds(40))).spillingBeyond(1)) {
+        List<WorkUnit> listed = heap.plan(heap.initialPosition(), AdmissionLimits.UNLIMITED).units();
+        List<WorkUnit> refreshed = eager.plan(eager.initialPosition(), AdmissionLimits.UNLIMITED).units();
+        assertThat(refreshed).extracting(u -> u.version() + "#" + u.index() + ":" + u.file().id())
+            .isEqualTo(listed.stream().map(u -> u.version() + "#" + u.index() + ":" + u.file().id())
+                .collect(Collectors.toList()))
+            .hasSizeGreaterThan(3);
+        Map<String, String> firstUrls = listed.stream()
+            .collect(Collectors.toMap(u -> u.version() + "#" + u.index(), u -> u.file().url()));
+        assertThat(refreshed).as("listed again: every URL fresh")
+            .allSatisfy(u -> assertThat(u.file().url()).isNotEqualTo(firstUrls.get(u.version() + "#" + u.index())));
+      }
+    }
+  }
+
+  @Test
   void spillFilesAreGoneOnceTheirWindowsAreDroppedAndThePlannerIsClosed() throws IOException {
     Path fds = Paths.get("/proc/self/fd");
     assumeTrue(Files.isDirectory(fds), "counts open files through /proc (Linux)");
