@@ -23,7 +23,9 @@ public final class FileLister {
   private final DeltaSharingClient client;
   private final TableRef table;
   private final Integer pageSize;
-  private int filesInHeap = VersionWindows.FILES_IN_HEAP;
+  /** Files of one listing kept in the heap by default; beyond them a version's files are spilled to local disk. */
+  static final int FILES_IN_HEAP = 10_000;
+  private int filesInHeap = FILES_IN_HEAP;
 
   public FileLister(DeltaSharingClient client, TableRef table, Integer pageSize) {
     this.client = client;
@@ -31,9 +33,17 @@ public final class FileLister {
     this.pageSize = pageSize;
   }
 
-  /** Spills snapshots it diffs beyond {@code files} to disk (tests spill small tables). */
+  /**
+   * Has listings spilled beyond {@code files} to disk: the snapshots it diffs here, the windows its planner lists
+   * (tests spill small tables).
+   */
   void spillBeyond(int files) {
     this.filesInHeap = files;
+  }
+
+  /** Files of one listing kept in the heap; beyond them a version's files are spilled to local disk. */
+  int filesInHeap() {
+    return filesInHeap;
   }
 
   /** Streams the spec's answer: its head metadata first, then every action. */
@@ -162,15 +172,12 @@ public final class FileLister {
 
   /** The files of the snapshot at {@code version} in id order; its metadata into {@code meta[0]}. */
   private SortedSnapshot snapshot(long version, TableMetadata[] meta) {
-    try (VersionFiles files = new VersionFiles()) {
+    try (VersionFiles files = new VersionFiles(filesInHeap)) {
       try (FileListing l = client.query(table, QueryRequest.atVersion(version))) {
         meta[0] = l.metadata();
         while (l.hasNext()) {
           SharingAction a = l.next();
           if (a instanceof FileAction) {
-            if (files.size() >= filesInHeap) {
-              files.spill();
-            }
             files.add((FileAction) a);
           }
         }

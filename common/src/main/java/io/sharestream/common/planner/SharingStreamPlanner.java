@@ -123,7 +123,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
 
   /** This planner spilling listings beyond {@code files} to disk (tests spill small tables). */
   SharingStreamPlanner spillingBeyond(int files) {
-    versions.spillBeyond(files);
+    lister.spillBeyond(files);
     return this;
   }
 

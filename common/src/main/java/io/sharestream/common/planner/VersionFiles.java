@@ -12,6 +12,7 @@ import java.util.List;
  * listed and 16 bytes a file after ({@link SpilledFiles}).
  */
 final class VersionFiles implements Closeable {
+  private final int inHeapAtMost;
   private List<FileAction> heap = new ArrayList<>();
   private FileSpill spill;
   private SpillIndex index;
@@ -19,14 +20,25 @@ final class VersionFiles implements Closeable {
   private Long firstTimestamp;
   private Long newestModification;
   /** What a spilled commit's rewrite check needs ({@link Commit#mayKeepRows}), tallied as the lines come. */
-  private int adds;
   private boolean addsWithDataChange;
   private long removedLiveRecords;
   private long addedLiveRecords;
 
+  /** Lines kept in the heap up to {@code inHeapAtMost}; from the next one on, all of them on disk. */
+  VersionFiles(int inHeapAtMost) {
+    this.inHeapAtMost = inHeapAtMost;
+  }
+
+  /** Lines in the heap until {@link #spill} is called. */
+  VersionFiles() {
+    this(Integer.MAX_VALUE);
+  }
+
   void add(FileAction f) {
+    if (spill == null && count >= inHeapAtMost) {
+      spill();
+    }
     if (f.kind() == FileAction.Kind.ADD) {
-      adds++;
       addsWithDataChange |= f.dataChange();
       addedLiveRecords = CommitRules.plusLiveRecords(addedLiveRecords, f);
     } else if (f.kind() == FileAction.Kind.REMOVE) {
@@ -91,10 +103,11 @@ final class VersionFiles implements Closeable {
     if (spill == null) {
       return new Commit(version, inHeap(), fromSnapshots);
     }
-    boolean addsWithoutDataChange = adds > 0 && !addsWithDataChange;
+    boolean addsWithoutDataChange = !addsWithDataChange;
     long removed = removedLiveRecords;
     long added = addedLiveRecords;
-    return new Commit(version, sorted(), addsWithoutDataChange, removed, added);
+    SpilledFiles sorted = sorted();
+    return new Commit(version, sorted, addsWithoutDataChange && sorted.adds() > 0, removed, added);
   }
 
   /** The spilled lines in planner order; the caller owns them and this holds nothing after. */
@@ -117,7 +130,6 @@ final class VersionFiles implements Closeable {
     index = null;
     heap = new ArrayList<>();
     count = 0;
-    adds = 0;
     addsWithDataChange = false;
     removedLiveRecords = 0;
     addedLiveRecords = 0;

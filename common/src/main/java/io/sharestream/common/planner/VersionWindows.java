@@ -26,15 +26,14 @@ import org.slf4j.LoggerFactory;
  * a startingVersion, {@code changes} with readChangeFeed, a snapshot {@code query}, or the snapshots around each
  * version where a server refuses history in the delta format), each version's files sorted by id (then kind) and
  * numbered, which are read and how their rows are labelled being {@link CommitRules}'; the last few windows cached.
- * A version listed beyond {@code filesInHeap} files is spilled to local disk and planned from there.
+ * A version listed beyond the lister's {@link FileLister#filesInHeap} files is spilled to local disk and planned from
+ * there.
  */
 final class VersionWindows {
   private static final Logger LOG = LoggerFactory.getLogger(VersionWindows.class);
   private static final Comparator<Part> FILE_ORDER =
       Comparator.comparing((Part p) -> p.file.id()).thenComparing(p -> p.file.kind());
   private static final int CACHED_WINDOWS = 4;
-  /** Files of one listing kept in the heap; beyond them a version's files are spilled to local disk. */
-  static final int FILES_IN_HEAP = 10_000;
 
   private final DeltaSharingClient client;
   private final TableRef table;
@@ -47,7 +46,6 @@ final class VersionWindows {
   private final WindowCache windows = new WindowCache(CACHED_WINDOWS);
   private final VersionLog once = new VersionLog(LOG);
   private volatile boolean historyFromSnapshots;
-  private int filesInHeap = FILES_IN_HEAP;
 
   VersionWindows(DeltaSharingClient client, TableRef table, StreamSettings settings, Clock clock, FileLister lister,
       TableMetadata startMetadata, SchemaTracker schemas, StartingVersions starts) {
@@ -59,12 +57,6 @@ final class VersionWindows {
     this.startMetadata = startMetadata;
     this.schemas = schemas;
     this.starts = starts;
-  }
-
-  /** Spills listings beyond {@code files} to disk (tests spill small tables). */
-  void spillBeyond(int files) {
-    this.filesInHeap = files;
-    lister.spillBeyond(files);
   }
 
   /** The cache of the windows listed last (URL refreshes replace units in it). */
@@ -82,12 +74,9 @@ final class VersionWindows {
   private VersionWindow listSnapshot(long version) {
     FetchSpec spec = FetchSpec.snapshot(version);
     VersionWindow w = new VersionWindow(spec);
-    try (VersionFiles files = new VersionFiles()) {
+    try (VersionFiles files = new VersionFiles(lister.filesInHeap())) {
       lister.list(spec, m -> schemas.check(m, version), a -> {
         if (a instanceof FileAction) {
-          if (files.size() >= filesInHeap) {
-            files.spill();
-          }
           files.add((FileAction) a);
         }
       });
@@ -142,7 +131,7 @@ final class VersionWindows {
 
   private ListedVersions list(FetchSpec spec) {
     ListedVersions l = new ListedVersions(schemas, table.toString(), client.settings().readerFeatures(),
-        spec.kind() == FetchSpec.Kind.SNAPSHOT_DIFF, filesInHeap);
+        spec.kind() == FetchSpec.Kind.SNAPSHOT_DIFF, lister.filesInHeap());
     try {
       lister.list(spec, m -> l.head(m, spec.startVersion()), a -> l.action(a, "listing " + spec + " of " + table));
     } catch (InvalidRequestException | VersionNotAvailableException e) {
@@ -298,6 +287,9 @@ final class VersionWindows {
     VersionWindow w = new VersionWindow(FetchSpec.snapshotDiff(start, end));
     try (ListedVersions l = list(w.spec)) {
       snapshotDiffs(l, w);
+    } catch (RuntimeException e) {
+      w.close();
+      throw e;
     }
     windows.put(w.spec, w);
     return w;
@@ -308,9 +300,7 @@ final class VersionWindows {
       FetchSpec one = FetchSpec.snapshotDiff(v, v); // a URL refresh lists just the two snapshots of its version
       Commit c = l.commit(v);
       long ts = l.timestamp(v);
-      // the check's units read the commit's spill (if any) without owning it: the version's units below do
-      if (c.mayKeepRows() && RewriteCheck.keepsRows(client, lister, units(c, Rule.REMOVED, ts, false, one),
-          units(c, Rule.ADDED, ts, false, one), settings.read())) {
+      if (c.mayKeepRows() && keepsRows(c, ts, one)) {
         once.log(v, "Version {} of {} rewrote {} files into {} without changing rows (OPTIMIZE): nothing to emit", v,
             table, c.removeCount(), c.addCount());
         c.close();
@@ -318,6 +308,20 @@ final class VersionWindows {
         continue;
       }
       w.byVersion.put(v, settings.readChangeFeed() ? changeFeed(c, ts, one) : dataChanges(c, ts, false, one));
+    }
+  }
+
+  /**
+   * Whether {@code c} rewrote its files without changing rows ({@link RewriteCheck}). The check's units read the
+   * commit's spill (if any) without owning it; on failure the commit is closed.
+   */
+  private boolean keepsRows(Commit c, long ts, FetchSpec spec) {
+    try {
+      return RewriteCheck.keepsRows(client, lister, units(c, Rule.REMOVED, ts, false, spec),
+          units(c, Rule.ADDED, ts, false, spec), settings.read());
+    } catch (RuntimeException e) {
+      c.close();
+      throw e;
     }
   }
 
