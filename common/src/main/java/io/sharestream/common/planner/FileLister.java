@@ -11,6 +11,9 @@ import io.sharestream.common.profile.TableRef;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -114,27 +117,74 @@ public final class FileLister {
    */
   private void listDiff(FetchSpec spec, Consumer<TableMetadata> head, Consumer<SharingAction> actions) {
     TableMetadata[] meta = {null};
-    SortedSnapshot before = spec.startVersion() == 0 ? SortedSnapshot.EMPTY : snapshot(spec.startVersion() - 1, meta);
+    SortedSnapshot[] pair = snapshotsAround(spec.startVersion(), meta); // {before, now}
     try {
-      TableMetadata previous = meta[0];
+      TableMetadata previous = null;
       for (long v = spec.startVersion(); v <= spec.endVersion(); v++) {
-        SortedSnapshot now = snapshot(v, meta);
-        TableMetadata m = meta[0].withVersion(v);
-        try {
-          if (v == spec.startVersion()) {
-            head.accept(m);
-          } else if (!m.sameAs(previous)) {
-            actions.accept(m);
-          }
-          diff(before, now, v, actions);
-        } finally {
-          before.close();
-          before = now;
+        if (v > spec.startVersion()) {
+          pair[0].close();
+          pair[0] = pair[1];
+          pair[1] = null;
+          pair[1] = snapshot(v, meta, () -> false);
         }
+        TableMetadata m = meta[0].withVersion(v);
+        if (previous == null) {
+          head.accept(m);
+        } else if (!m.sameAs(previous)) {
+          actions.accept(m);
+        }
+        diff(pair[0], pair[1], v, actions);
         previous = m;
       }
     } finally {
-      before.close();
+      close(pair[0]);
+      close(pair[1]);
+    }
+  }
+
+  /**
+   * The snapshots at {@code version - 1} (empty before version 0) and at {@code version}, listed at once, the one
+   * before on a thread of its own: the first version of a derived window needs both, and each can be a listing of a
+   * million files. Whatever fails, no spill is left open and the other listing stops.
+   */
+  private SortedSnapshot[] snapshotsAround(long version, TableMetadata[] meta) {
+    if (version == 0) {
+      return new SortedSnapshot[] {SortedSnapshot.EMPTY, snapshot(0, meta, () -> false)};
+    }
+    CompletableFuture<SortedSnapshot> before = new CompletableFuture<>();
+    Thread lister = new Thread(() -> {
+      try {
+        SortedSnapshot s = snapshot(version - 1, new TableMetadata[1], before::isDone);
+        if (!before.complete(s)) {
+          s.close(); // given up on meanwhile
+        }
+      } catch (Throwable e) {
+        before.completeExceptionally(e);
+      }
+    }, "sharestream-snapshot-" + table + "@" + (version - 1));
+    lister.setDaemon(true);
+    lister.start();
+    SortedSnapshot now;
+    try {
+      now = snapshot(version, meta, () -> false);
+    } catch (RuntimeException | Error e) {
+      before.cancel(false); // that listing stops at its next line and closes what it spilled
+      throw e;
+    }
+    try {
+      return new SortedSnapshot[] {before.join(), now};
+    } catch (CompletionException e) {
+      now.close();
+      if (e.getCause() instanceof Error) {
+        throw (Error) e.getCause();
+      }
+      throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause() : e;
+    }
+  }
+
+  private static void close(SortedSnapshot s) {
+    if (s != null) {
+      s.close();
     }
   }
 
@@ -170,12 +220,15 @@ public final class FileLister {
         : b.deletionVector() != null && a.deletionVector().stableKey().equals(b.deletionVector().stableKey());
   }
 
-  /** The files of the snapshot at {@code version} in id order; its metadata into {@code meta[0]}. */
-  private SortedSnapshot snapshot(long version, TableMetadata[] meta) {
+  /**
+   * The files of the snapshot at {@code version} in id order; its metadata into {@code meta[0]}. Listing ends early
+   * once {@code stop} holds: the caller then drops what it gets.
+   */
+  private SortedSnapshot snapshot(long version, TableMetadata[] meta, BooleanSupplier stop) {
     try (VersionFiles files = new VersionFiles(filesInHeap)) {
       try (FileListing l = client.query(table, QueryRequest.atVersion(version))) {
         meta[0] = l.metadata();
-        while (l.hasNext()) {
+        while (!stop.getAsBoolean() && l.hasNext()) {
           SharingAction a = l.next();
           if (a instanceof FileAction) {
             files.add((FileAction) a);

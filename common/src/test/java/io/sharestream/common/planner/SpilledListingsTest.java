@@ -116,6 +116,68 @@ class SpilledListingsTest {
     }
   }
 
+  /**
+   * A derived window's first version needs the snapshots before and at it: both are asked at once, so the second
+   * request reaches the server while the first one's answer is still held back (listed one after the other, it never
+   * would), and the changes are the same.
+   */
+  @Test
+  void theTwoSnapshotsAroundADerivedWindowsFirstVersionAreListedAtOnce() throws Exception {
+    DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("dv"), false, false);
+    try (ServedTables served = new ServedTables()) {
+      DeltaSharingClient client = served.serve(table, false);
+      FetchSpec spec = FetchSpec.snapshotDiff(2, 3);
+      List<String> expected = changes(new FileLister(client, ServedTables.T, null), spec, () -> 0L);
+      java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+      served.last().requests().clear();
+      served.last().faults().pause(Endpoint.QUERY, 3, held, release);
+      FileLister disk = new FileLister(client, ServedTables.T, null);
+      disk.spillBeyond(1);
+      java.util.concurrent.CompletableFuture<List<String>> listed = java.util.concurrent.CompletableFuture
+          .supplyAsync(() -> changes(disk, spec, () -> 0L));
+      try {
+        assertThat(held.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("an answer held back").isTrue();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (served.last().requests().count(Endpoint.QUERY) < 2 && System.nanoTime() < deadline) {
+          Thread.sleep(10);
+        }
+        assertThat(served.last().requests().count(Endpoint.QUERY)).as("snapshot requests while one is held back")
+            .isEqualTo(2);
+      } finally {
+        release.countDown();
+      }
+      assertThat(listed.get(60, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(expected).isNotEmpty();
+      assertThat(served.last().requests().count(Endpoint.QUERY)).as("one request per snapshot (1, 2, 3)")
+          .isEqualTo(3);
+    }
+  }
+
+  /** When one of the two snapshots listed at once fails, the other one's spill is closed too, whichever ends first. */
+  @Test
+  void aFailedSnapshotOfTheTwoListedAtOnceLeavesNoSpillOpen() throws Exception {
+    Path fds = Paths.get("/proc/self/fd");
+    assumeTrue(Files.isDirectory(fds), "counts open files through /proc (Linux)");
+    DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("dv"), false, false);
+    try (ServedTables served = new ServedTables()) {
+      DeltaSharingClient client = served.serve(table, false);
+      long before = openSpills(fds);
+      for (int round = 0; round < 5; round++) {
+        served.last().faults().failWith(Endpoint.QUERY, 1, 403); // the first snapshot asked, not retried
+        FileLister disk = new FileLister(client, ServedTables.T, null);
+        disk.spillBeyond(0); // every snapshot on disk
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> changes(disk, FetchSpec.snapshotDiff(2, 3),
+            () -> 0L)).hasMessageContaining("403");
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (snapshotListers() > 0 && System.nanoTime() < deadline) {
+          Thread.sleep(10); // the other listing ends at its next line (or its request's answer)
+        }
+        assertThat(snapshotListers()).as("snapshot threads after round " + round).isZero();
+        assertThat(openSpills(fds)).as("spills open after round " + round).isEqualTo(before);
+      }
+    }
+  }
+
   /** The lines a listing gives, sorted within each version (the order a diff emits them in is its own). */
   private static List<String> changes(FileLister lister, FetchSpec spec, java.util.concurrent.Callable<Long> probe) {
     List<String> out = new ArrayList<>();
@@ -254,6 +316,11 @@ class SpilledListingsTest {
       }
       assertThat(openSpills(fds)).isEqualTo(before);
     }
+  }
+
+  private static long snapshotListers() {
+    return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("sharestream-snapshot-"))
+        .count();
   }
 
   private static long openSpills(Path fds) {
