@@ -1,5 +1,7 @@
 package io.sharestream.common.client;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sharestream.common.errors.Errors;
 import io.sharestream.common.errors.ServerErrorException;
@@ -7,12 +9,9 @@ import io.sharestream.common.model.FileAction;
 import io.sharestream.common.model.ProtocolInfo;
 import io.sharestream.common.model.SharingAction;
 import io.sharestream.common.model.TableMetadata;
-import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
@@ -42,7 +41,8 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
   private TableMetadata metadata;
 
   private String pageToken;
-  private BufferedReader reader;
+  /** The body's lines, read as one stream of JSON values (no line is copied into a String first). */
+  private JsonParser reader;
   private boolean endPromised;
   private long deliveredInPage;
   private boolean finished;
@@ -135,7 +135,7 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
     client.format().check(r, what);
     endPromised = r.header("delta-sharing-capabilities", "").toLowerCase(java.util.Locale.ROOT)
         .contains("includeendstreamaction=true");
-    reader = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8), 64 * 1024);
+    reader = DeltaSharingClient.JSON.getFactory().createParser(r.body());
     ProtocolInfo p = null;
     TableMetadata m = null;
     while (p == null || m == null) {
@@ -277,17 +277,11 @@ public final class FileListing implements Iterator<SharingAction>, Closeable {
     }
   }
 
+  /** The next line's JSON, or null at the end of the body; blank lines are skipped. */
   private JsonNode readLine() throws IOException {
-    String line;
-    do {
-      line = reader.readLine();
-    } while (line != null && line.trim().isEmpty());
-    if (line == null) {
-      return null;
-    }
     try {
-      return DeltaSharingClient.JSON.readTree(line);
-    } catch (IOException e) {
+      return reader.nextToken() == null ? null : DeltaSharingClient.JSON.readTree(reader);
+    } catch (JsonProcessingException e) {
       throw new TransientFailure("a line of the answer is not JSON (truncated?)", null, e);
     }
   }
