@@ -4,6 +4,7 @@ import io.sharestream.common.client.ChangesRequest;
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.client.FileListing;
 import io.sharestream.common.client.QueryRequest;
+import io.sharestream.common.errors.CancelledException;
 import io.sharestream.common.model.FileAction;
 import io.sharestream.common.model.SharingAction;
 import io.sharestream.common.model.TableMetadata;
@@ -12,7 +13,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -124,11 +125,11 @@ public final class FileLister {
         if (v > spec.startVersion()) {
           pair[0].close();
           pair[0] = pair[1];
-          pair[1] = null;
+          pair[1] = null; // should the next listing fail, pair[0] is not closed twice
           pair[1] = snapshot(v, meta, () -> false);
         }
         TableMetadata m = meta[0].withVersion(v);
-        if (previous == null) {
+        if (v == spec.startVersion()) {
           head.accept(m);
         } else if (!m.sameAs(previous)) {
           actions.accept(m);
@@ -168,18 +169,31 @@ public final class FileLister {
     try {
       now = snapshot(version, meta, () -> false);
     } catch (RuntimeException | Error e) {
-      before.cancel(false); // that listing stops at its next line and closes what it spilled
+      abandon(before);
       throw e;
     }
     try {
-      return new SortedSnapshot[] {before.join(), now};
-    } catch (CompletionException e) {
+      return new SortedSnapshot[] {before.get(), now};
+    } catch (InterruptedException e) { // an engine stopping
+      Thread.currentThread().interrupt();
+      now.close();
+      abandon(before);
+      throw new CancelledException("Listing the snapshot of " + table + " at version " + (version - 1)
+          + " was interrupted.");
+    } catch (ExecutionException e) {
       now.close();
       if (e.getCause() instanceof Error) {
         throw (Error) e.getCause();
       }
-      throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause() : e;
+      throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause()
+          : new IllegalStateException(e.getCause());
     }
+  }
+
+  /** Stops a snapshot listing at its next line, which then closes what it spilled; closes it if it is done. */
+  private static void abandon(CompletableFuture<SortedSnapshot> listing) {
+    listing.cancel(false);
+    listing.thenAccept(FileLister::close); // runs only if it was listed before the cancel
   }
 
   private static void close(SortedSnapshot s) {

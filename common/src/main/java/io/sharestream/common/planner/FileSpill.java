@@ -1,5 +1,6 @@
 package io.sharestream.common.planner;
 
+import io.sharestream.common.errors.CancelledException;
 import io.sharestream.common.model.FileAction;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -9,6 +10,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,7 +108,10 @@ final class FileSpill implements Closeable {
     }
   }
 
-  private static UncheckedIOException failed(IOException e) {
+  private static RuntimeException failed(IOException e) {
+    if (e instanceof ClosedByInterruptException) { // an interrupt closes a channel in use: an engine stopping
+      return new CancelledException("Using the local spill file of a large version's file list was interrupted.");
+    }
     return new UncheckedIOException("Cannot use the local spill file of a large version's file list (disk full?)", e);
   }
 

@@ -318,6 +318,46 @@ class SpilledListingsTest {
     }
   }
 
+  /** A listing of the two snapshots interrupted (an engine stopping) ends as cancelled and leaves nothing behind. */
+  @Test
+  void anInterruptedListingOfTheTwoSnapshotsIsCancelledAndLeavesNoSpillOpen() throws Exception {
+    Path fds = Paths.get("/proc/self/fd");
+    assumeTrue(Files.isDirectory(fds), "counts open files through /proc (Linux)");
+    DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("dv"), false, false);
+    try (ServedTables served = new ServedTables()) {
+      DeltaSharingClient client = served.serve(table, false);
+      long before = openSpills(fds);
+      java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(2);
+      java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+      served.last().faults().pause(Endpoint.QUERY, 3, held, release).pause(Endpoint.QUERY, 3, held, release);
+      FileLister disk = new FileLister(client, ServedTables.T, null);
+      disk.spillBeyond(0); // every snapshot on disk
+      RuntimeException[] failure = {null};
+      Thread caller = new Thread(() -> {
+        try {
+          changes(disk, FetchSpec.snapshotDiff(2, 3), () -> 0L);
+        } catch (RuntimeException e) {
+          failure[0] = e;
+        }
+      });
+      caller.start();
+      try {
+        assertThat(held.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("both answers held back").isTrue();
+        caller.interrupt();
+      } finally {
+        release.countDown();
+      }
+      caller.join(60_000);
+      assertThat(failure[0]).isInstanceOf(io.sharestream.common.errors.CancelledException.class);
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (snapshotListers() > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(snapshotListers()).isZero();
+      assertThat(openSpills(fds)).isEqualTo(before);
+    }
+  }
+
   private static long snapshotListers() {
     return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("sharestream-snapshot-"))
         .count();
