@@ -20,13 +20,16 @@ import org.apache.kafka.connect.source.SourceTask;
  * task already made (the first {@value #SAMPLE} of the table, identical schemas, values and headers) over and over,
  * so all that is measured is the worker's part: converting, sending, committing offsets. Configured like the Delta
  * Sharing connector, plus {@code replay.rows}; with {@code replay.topics} (a list, shared out over the tasks), each
- * task sends {@code replay.rows} records to each of its topics in turn, as tasks stream their tables one by one.
+ * task sends {@code replay.rows} records to each of its topics, {@value #TOPICS_AT_ONCE} topics at a time, a share of
+ * each poll's records each, as the Delta Sharing task reads four tables' files at once.
  */
 public final class ReplaySourceConnector extends SourceConnector {
   static final String ROWS = "replay.rows";
   static final String TOPICS = "replay.topics";
   private static final String TOPICS_ALL = "replay.topics.all";
   static final int SAMPLE = 10_000;
+  /** Topics a task's poll writes at once: as many as the Delta Sharing task's open files. */
+  static final int TOPICS_AT_ONCE = 4;
   private Map<String, String> props;
 
   @Override
@@ -86,7 +89,8 @@ public final class ReplaySourceConnector extends SourceConnector {
     private long rows;
     private long left;
     private List<String> topics;
-    private int topic;
+    /** Records left for each topic (with topics). */
+    private long[] leftOf;
     private int budget;
     private Semaphore room;
 
@@ -95,6 +99,10 @@ public final class ReplaySourceConnector extends SourceConnector {
       rows = Long.parseLong(props.get(ROWS));
       left = rows;
       topics = props.containsKey(TOPICS) ? List.of(props.get(TOPICS).split(",")) : null;
+      if (topics != null) {
+        leftOf = new long[topics.size()];
+        java.util.Arrays.fill(leftOf, rows);
+      }
       int all = props.get(TOPICS_ALL) == null ? 1 : Integer.parseInt(props.get(TOPICS_ALL));
       int tasks = Math.min(Integer.parseInt(props.getOrDefault("tasks.max", "1")), all);
       budget = Integer.parseInt(props.getOrDefault("records.in.flight.max", "5000")) / tasks;
@@ -122,11 +130,13 @@ public final class ReplaySourceConnector extends SourceConnector {
 
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
-      if (left <= 0 && topics != null && topic + 1 < topics.size()) {
-        topic++;
-        left = rows;
+      List<Integer> open = new ArrayList<>(); // the topics this poll writes: the first ones with records left
+      for (int i = 0; topics != null && i < topics.size() && open.size() < TOPICS_AT_ONCE; i++) {
+        if (leftOf[i] > 0) {
+          open.add(i);
+        }
       }
-      if (left <= 0) {
+      if (topics == null ? left <= 0 : open.isEmpty()) {
         Thread.sleep(100);
         return null;
       }
@@ -135,19 +145,24 @@ public final class ReplaySourceConnector extends SourceConnector {
         return null;
       }
       int granted = half + room.drainPermits();
-      int n = (int) Math.min(Math.min(granted, sample.size()), left);
-      room.release(granted - n);
-      List<SourceRecord> out = sample.subList(0, n);
-      left -= n;
+      List<SourceRecord> out = new ArrayList<>(granted);
       if (topics == null) {
-        return out;
+        int n = (int) Math.min(Math.min(granted, sample.size()), left);
+        out.addAll(sample.subList(0, n));
+        left -= n;
+      } else {
+        int share = Math.max(1, granted / open.size()); // as the task shares a poll among its open files
+        for (int i : open) {
+          int n = (int) Math.min(Math.min(Math.min(share, sample.size()), leftOf[i]), granted - out.size());
+          for (SourceRecord r : sample.subList(0, n)) {
+            out.add(r.newRecord(topics.get(i), r.kafkaPartition(), r.keySchema(), r.key(), r.valueSchema(),
+                r.value(), r.timestamp(), r.headers()));
+          }
+          leftOf[i] -= n;
+        }
       }
-      List<SourceRecord> to = new ArrayList<>(out.size());
-      for (SourceRecord r : out) {
-        to.add(r.newRecord(topics.get(topic), r.kafkaPartition(), r.keySchema(), r.key(), r.valueSchema(), r.value(),
-            r.timestamp(), r.headers()));
-      }
-      return to;
+      room.release(granted - out.size());
+      return out;
     }
 
     @Override

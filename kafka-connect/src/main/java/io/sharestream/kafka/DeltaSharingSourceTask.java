@@ -13,6 +13,7 @@ import java.io.InterruptedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -27,18 +28,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Streams its share of the connector's tables. Each {@link #poll()} visits the tables in turn (a table whose file
- * is open when the poll ends is the next poll's first, so a task holds one file open), reading rows until
+ * Streams its share of the connector's tables. Each {@link #poll()} visits the tables in turn, reading rows until
  * {@code batch.max.rows} records are ready or, at the next file boundary, about a second has passed (so offsets are
- * committed and a stop is heard while many small files are read); a table that is caught up asks for new versions
- * every {@code poll.interval.ms}, less often while it does not change, and a poll with nothing to return waits at
- * most a second. The worker holds at most {@code records.in.flight.max} of the task's records unacknowledged
- * ({@link RecordsInFlight}): a poll returns fewer records, or none after 100 ms, rather than more. A table's failure
- * from a server that kept failing through every retry is logged and that table is tried again a poll interval later
- * from its last record. A table the server no longer shares (HTTP 404), or that cannot be streamed (history not
- * shared, a view, a feature this reader lacks), is set aside with one log line and its metrics' state while the task
- * goes on with the others (the connector's table discovery drops a table no longer listed; a task restart tries a
- * set-aside table again). Any other failure stops the task with a message naming the table and the fix.
+ * committed and a stop is heard while many small files are read). It reads up to {@value #OPEN_FILES} tables' files
+ * at once, each a share of the poll's records in turn, so that the worker's produce requests carry several topics'
+ * batches (one table at a time with connector-defined transactions, which hold whole versions); files left open when
+ * a poll ends are the next poll's first, so a task never holds more open. A table that is caught up asks for new
+ * versions every {@code poll.interval.ms}, less often while it does not change, and a poll with nothing to return
+ * waits at most a second. The worker holds at most {@code records.in.flight.max} of the task's records
+ * unacknowledged ({@link RecordsInFlight}): a poll returns fewer records, or none after 100 ms, rather than more. A
+ * table's failure from a server that kept failing through every retry is logged and that table is tried again a poll
+ * interval later from its last record. A table the server no longer shares (HTTP 404), or that cannot be streamed
+ * (history not shared, a view, a feature this reader lacks), is set aside with one log line and its metrics' state
+ * while the task goes on with the others (the connector's table discovery drops a table no longer listed; a task
+ * restart tries a set-aside table again). Any other failure stops the task with a message naming the table and the
+ * fix.
  *
  * <p>{@link #stop()} cancels an HTTP request, file read or retry wait in flight (closing the client aborts its
  * exchanges; a thread interrupt cannot free a blocked socket read) and releases every connection and thread.
@@ -51,6 +55,12 @@ public final class DeltaSharingSourceTask extends SourceTask {
   private static final Duration IDLE_WAIT = Duration.ofSeconds(1);
   /** How long a poll goes on opening files (a file being read is finished first, up to batch.max.rows). */
   private static final Duration POLL_TIME = Duration.ofSeconds(1);
+  /**
+   * Files a task reads at once, each of its own table. Connect's producer sends one request at a time holding one
+   * batch per partition: records of several topics in one poll fill several batches per request (Connect alone,
+   * replaying records to 200 topics over 4 tasks, went from 0.61-0.71 to 0.81-0.87 of one topic with four).
+   */
+  private static final int OPEN_FILES = 4;
   private static final AtomicInteger FOOTER_THREADS = new AtomicInteger();
 
   private final Object guard = new Object();
@@ -63,6 +73,8 @@ public final class DeltaSharingSourceTask extends SourceTask {
   private ExecutorService footers;
   private RecordsInFlight inFlight;
   private int next;
+  /** The tables whose file a poll left open, read first by the next one; at most {@link #tablesAtOnce()}. */
+  private final List<TableStream> open = new ArrayList<>();
   private volatile TableStream current;
   private boolean stopping; // guarded by guard
   private boolean polling; // guarded by guard
@@ -150,14 +162,20 @@ public final class DeltaSharingSourceTask extends SourceTask {
       if (transactions != null) {
         deadline = transactions.deadline(deadline);
       }
-      for (int visited = 0; visited < streams.size() && out.size() < budget
+      int share = Math.max(1, budget / tablesAtOnce());
+      more |= readOpenFiles(out, share, budget, deadline);
+      for (int visited = 0; visited < streams.size() && out.size() < budget && open.size() < tablesAtOnce()
           && (visited == 0 || clock.millis() < deadline); visited++) {
         TableStream s = streams.get(next);
-        more |= poll(s, out, budget, deadline);
-        if (!s.midFile()) {
-          next = (next + 1) % streams.size(); // else the next poll finishes its file: one file open per task
+        next = (next + 1) % streams.size();
+        if (!open.contains(s)) {
+          more |= poll(s, out, Math.min(budget, out.size() + share), deadline);
+          if (s.midFile()) {
+            open.add(s);
+          }
         }
       }
+      more |= readOpenFiles(out, budget, budget, deadline); // what the shares left, when few tables had rows
       inFlight.handedOver(out.size());
       if (transactions != null) {
         transactions.end(out);
@@ -176,7 +194,25 @@ public final class DeltaSharingSourceTask extends SourceTask {
     }
   }
 
-  /** One table's turn; its failures handled as the class comment says. */
+  /** Tables whose files a poll reads at once. */
+  private int tablesAtOnce() {
+    return transactions != null ? 1 : Math.min(OPEN_FILES, streams.size());
+  }
+
+  /** The open files' turns, {@code share} records each, up to {@code budget} records in {@code out}. */
+  private boolean readOpenFiles(List<SourceRecord> out, int share, int budget, long deadline) {
+    boolean more = false;
+    for (Iterator<TableStream> it = open.iterator(); it.hasNext() && out.size() < budget; ) {
+      TableStream s = it.next();
+      more |= poll(s, out, Math.min(budget, out.size() + share), deadline);
+      if (!s.midFile()) {
+        it.remove();
+      }
+    }
+    return more;
+  }
+
+  /** One table's turn, filling {@code out} up to {@code budget}; its failures handled as the class comment says. */
   private boolean poll(TableStream s, List<SourceRecord> out, int budget, long deadline) {
     current = s;
     int before = out.size();

@@ -3,12 +3,14 @@ package io.sharestream.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sharestream.common.planner.Position;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.server.AsyncMode;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -154,6 +156,59 @@ class TaskLifecycleTest {
       List<SourceRecord> first = task.poll(); // 7 rows of a file of 10
       List<SourceRecord> second = task.poll();
       assertThat(second.subList(0, 3)).extracting(SourceRecord::topic).containsOnly(first.get(0).topic());
+    } finally {
+      task.stop();
+    }
+  }
+
+  /**
+   * A poll reads four tables' files at once, a share of its records each, so that produce requests carry several
+   * topics; the files it leaves open are the next poll's first, so no fifth table starts while four are open.
+   */
+  @Test
+  void aPollReadsFourTablesFilesInTurnsAndFinishesThemBeforeOpeningMore() throws Exception {
+    DeltaSharingServer.Builder six = DeltaSharingServer.builder();
+    List<String> names = new ArrayList<>();
+    for (int i = 1; i <= 6; i++) {
+      DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve("six" + i), ConnectorStreamingTest.EVENTS).commit();
+      t.append(ConnectorStreamingTest.events(0, 10), 10); // one file of 10 rows
+      six.table("s", "sc", "t" + i, t.dir(), true);
+      names.add("s.sc.t" + i);
+    }
+    server.close();
+    server = six.start();
+    config.put("profile.path", server.writeProfile(tmp.resolve("six.share")).toString());
+    config.put("tables", String.join(",", names));
+    config.put("batch.max.rows", "8");
+    DeltaSharingSourceTask task = task(config);
+    try {
+      List<List<SourceRecord>> polls = new ArrayList<>();
+      int total = 0;
+      for (int i = 0; i < 100 && total < 60; i++) {
+        List<SourceRecord> batch = task.poll();
+        if (batch != null) {
+          polls.add(batch);
+          total += batch.size();
+        }
+      }
+      Map<String, Long> firstPoll = polls.get(0).stream()
+          .collect(Collectors.groupingBy(SourceRecord::topic, Collectors.counting()));
+      assertThat(firstPoll).as("the first poll: four tables, two records each").hasSize(4).containsValues(2L)
+          .doesNotContainValue(8L);
+      List<String> order = new ArrayList<>();
+      polls.forEach(b -> b.forEach(r -> order.add(r.topic())));
+      int lastOfTheFirstFour = 0;
+      for (String topic : firstPoll.keySet()) {
+        lastOfTheFirstFour = Math.max(lastOfTheFirstFour, order.lastIndexOf(topic));
+      }
+      assertThat(order.subList(0, lastOfTheFirstFour + 1)).as("no fifth table while four files are open")
+          .allMatch(firstPoll::containsKey);
+      Map<String, List<Object>> offsets = new java.util.LinkedHashMap<>();
+      polls.forEach(b -> b.forEach(r -> offsets.computeIfAbsent(r.topic(), k -> new ArrayList<>())
+          .add(r.sourceOffset().get(Position.ROW))));
+      assertThat(offsets).hasSize(6);
+      offsets.values().forEach(rows -> assertThat(rows).as("each table's rows once, in order")
+          .containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, -1L));
     } finally {
       task.stop();
     }
