@@ -183,7 +183,8 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
 
   public static final String BATCH_MAX_ROWS = "batch.max.rows";
   private static final String BATCH_MAX_ROWS_DOC = "Most records one poll() returns (a transaction with exactly-once "
-      + "delivery and transaction.boundary=poll).";
+      + "delivery and transaction.boundary=poll), shared in turns by the files the task reads at once (of up to four "
+      + "tables; one table at a time with transaction.boundary=connector).";
 
   public static final String RECORDS_IN_FLIGHT_MAX = "records.in.flight.max";
   private static final String RECORDS_IN_FLIGHT_MAX_DOC = "Most records of the connector the workers hold "
