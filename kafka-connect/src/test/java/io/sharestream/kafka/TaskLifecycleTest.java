@@ -193,8 +193,8 @@ class TaskLifecycleTest {
       }
       Map<String, Long> firstPoll = polls.get(0).stream()
           .collect(Collectors.groupingBy(SourceRecord::topic, Collectors.counting()));
-      assertThat(firstPoll).as("the first poll: four tables, two records each").hasSize(4).containsValues(2L)
-          .doesNotContainValue(8L);
+      assertThat(firstPoll.values()).as("the first poll: four tables, two records each")
+          .containsExactly(2L, 2L, 2L, 2L);
       List<String> order = new ArrayList<>();
       polls.forEach(b -> b.forEach(r -> order.add(r.topic())));
       int lastOfTheFirstFour = 0;
