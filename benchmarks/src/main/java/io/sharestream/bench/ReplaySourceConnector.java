@@ -145,21 +145,21 @@ public final class ReplaySourceConnector extends SourceConnector {
         return null;
       }
       int granted = half + room.drainPermits();
-      List<SourceRecord> out = new ArrayList<>(granted);
-      if (topics == null) {
+      if (topics == null) { // the sample itself, to the connector's own topic
         int n = (int) Math.min(Math.min(granted, sample.size()), left);
-        out.addAll(sample.subList(0, n));
         left -= n;
-      } else {
-        int share = Math.max(1, granted / open.size()); // as the task shares a poll among its open files
-        for (int i : open) {
-          int n = (int) Math.min(Math.min(Math.min(share, sample.size()), leftOf[i]), granted - out.size());
-          for (SourceRecord r : sample.subList(0, n)) {
-            out.add(r.newRecord(topics.get(i), r.kafkaPartition(), r.keySchema(), r.key(), r.valueSchema(),
-                r.value(), r.timestamp(), r.headers()));
-          }
-          leftOf[i] -= n;
+        room.release(granted - n);
+        return sample.subList(0, n);
+      }
+      List<SourceRecord> out = new ArrayList<>(granted);
+      int share = Math.max(1, granted / open.size()); // as the task shares a poll among its open files
+      for (int i : open) {
+        int n = (int) Math.min(Math.min(Math.min(share, sample.size()), leftOf[i]), granted - out.size());
+        for (SourceRecord r : sample.subList(0, n)) {
+          out.add(r.newRecord(topics.get(i), r.kafkaPartition(), r.keySchema(), r.key(), r.valueSchema(), r.value(),
+              r.timestamp(), r.headers()));
         }
+        leftOf[i] -= n;
       }
       room.release(granted - out.size());
       return out;

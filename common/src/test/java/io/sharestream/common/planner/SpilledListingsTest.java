@@ -164,15 +164,10 @@ class SpilledListingsTest {
       long before = openSpills(fds);
       for (int round = 0; round < 5; round++) {
         served.last().faults().failWith(Endpoint.QUERY, 1, 403); // the first snapshot asked, not retried
-        FileLister disk = new FileLister(client, ServedTables.T, null);
-        disk.spillBeyond(0); // every snapshot on disk
+        FileLister disk = spillingEverySnapshot(client);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> changes(disk, FetchSpec.snapshotDiff(2, 3),
             () -> 0L)).hasMessageContaining("403");
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (snapshotListers() > 0 && System.nanoTime() < deadline) {
-          Thread.sleep(10); // the other listing ends at its next line (or its request's answer)
-        }
-        assertThat(snapshotListers()).as("snapshot threads after round " + round).isZero();
+        awaitNoSnapshotLister("after round " + round);
         assertThat(openSpills(fds)).as("spills open after round " + round).isEqualTo(before);
       }
     }
@@ -330,8 +325,7 @@ class SpilledListingsTest {
       java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(2);
       java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
       served.last().faults().pause(Endpoint.QUERY, 3, held, release).pause(Endpoint.QUERY, 3, held, release);
-      FileLister disk = new FileLister(client, ServedTables.T, null);
-      disk.spillBeyond(0); // every snapshot on disk
+      FileLister disk = spillingEverySnapshot(client);
       RuntimeException[] failure = {null};
       Thread caller = new Thread(() -> {
         try {
@@ -349,13 +343,28 @@ class SpilledListingsTest {
       }
       caller.join(60_000);
       assertThat(failure[0]).isInstanceOf(io.sharestream.common.errors.CancelledException.class);
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (snapshotListers() > 0 && System.nanoTime() < deadline) {
-        Thread.sleep(10);
-      }
-      assertThat(snapshotListers()).isZero();
+      awaitNoSnapshotLister("after the interrupt");
       assertThat(openSpills(fds)).isEqualTo(before);
     }
+  }
+
+  /** A lister of the kit's table that spills every snapshot it lists to disk. */
+  private static FileLister spillingEverySnapshot(DeltaSharingClient client) {
+    FileLister lister = new FileLister(client, ServedTables.T, null);
+    lister.spillBeyond(0);
+    return lister;
+  }
+
+  /**
+   * Waits (a minute at most) for the snapshot listed on a thread of its own to end (at its next line, or its request's
+   * answer), then asserts none is left.
+   */
+  private static void awaitNoSnapshotLister(String when) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (snapshotListers() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(snapshotListers()).as("snapshot threads " + when).isZero();
   }
 
   private static long snapshotListers() {
