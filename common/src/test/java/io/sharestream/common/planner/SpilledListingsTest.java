@@ -97,8 +97,7 @@ class SpilledListingsTest {
 
   @Test
   void snapshotsDiffedBeyondTheHeapLimitAreWalkedFromDiskAndGiveTheSameChanges() throws IOException {
-    Path fds = Paths.get("/proc/self/fd");
-    assumeTrue(Files.isDirectory(fds), "counts open files through /proc (Linux)");
+    Path fds = openFiles();
     DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("dv"), false, false);
     try (ServedTables served = new ServedTables()) {
       DeltaSharingClient client = served.serve(table, false);
@@ -156,8 +155,7 @@ class SpilledListingsTest {
   /** When one of the two snapshots listed at once fails, the other one's spill is closed too, whichever ends first. */
   @Test
   void aFailedSnapshotOfTheTwoListedAtOnceLeavesNoSpillOpen() throws Exception {
-    Path fds = Paths.get("/proc/self/fd");
-    assumeTrue(Files.isDirectory(fds), "counts open files through /proc (Linux)");
+    Path fds = openFiles();
     DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("dv"), false, false);
     try (ServedTables served = new ServedTables()) {
       DeltaSharingClient client = served.serve(table, false);
@@ -298,8 +296,7 @@ class SpilledListingsTest {
 
   @Test
   void spillFilesAreGoneOnceTheirWindowsAreDroppedAndThePlannerIsClosed() throws IOException {
-    Path fds = Paths.get("/proc/self/fd");
-    assumeTrue(Files.isDirectory(fds), "counts open files through /proc (Linux)");
+    Path fds = openFiles();
     try (PlannerFixture f = new PlannerFixture(tmp.resolve("t"), false)) {
       f.table.appendCopies(Samples.orders(0, 1), 5);
       long before = openSpills(fds);
@@ -316,8 +313,7 @@ class SpilledListingsTest {
   /** A listing of the two snapshots interrupted (an engine stopping) ends as cancelled and leaves nothing behind. */
   @Test
   void anInterruptedListingOfTheTwoSnapshotsIsCancelledAndLeavesNoSpillOpen() throws Exception {
-    Path fds = Paths.get("/proc/self/fd");
-    assumeTrue(Files.isDirectory(fds), "counts open files through /proc (Linux)");
+    Path fds = openFiles();
     DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("dv"), false, false);
     try (ServedTables served = new ServedTables()) {
       DeltaSharingClient client = served.serve(table, false);
@@ -370,6 +366,13 @@ class SpilledListingsTest {
   private static long snapshotListers() {
     return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("sharestream-snapshot-"))
         .count();
+  }
+
+  /** This process's open files (Linux), for {@link #openSpills}; the test is skipped elsewhere. */
+  private static Path openFiles() {
+    Path fds = Paths.get("/proc/self/fd");
+    assumeTrue(Files.isDirectory(fds), "counts open files through /proc (Linux)");
+    return fds;
   }
 
   private static long openSpills(Path fds) {
