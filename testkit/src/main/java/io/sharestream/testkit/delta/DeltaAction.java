@@ -18,27 +18,27 @@ public abstract class DeltaAction {
   /** The single-key JSON object this action is written as, one per line of a commit file. */
   public abstract ObjectNode toJson();
 
-  /** Parses one commit line; returns null for action kinds the kit does not model (txn, domainMetadata, ...). */
-  public static DeltaAction parse(JsonNode line) {
-    if (line.has("add")) {
-      return AddFile.from(line.get("add"));
+  /**
+   * Parses one commit line, given as its key and body; returns null for action kinds the kit does not model (txn,
+   * domainMetadata, ...).
+   */
+  public static DeltaAction parse(String key, JsonNode body) {
+    switch (key) {
+      case "add":
+        return AddFile.from(body);
+      case "remove":
+        return RemoveFile.from(body);
+      case "cdc":
+        return CdcFile.from(body);
+      case "metaData":
+        return Metadata.from(body);
+      case "protocol":
+        return Protocol.from(body);
+      case "commitInfo":
+        return new CommitInfo((ObjectNode) body);
+      default:
+        return null;
     }
-    if (line.has("remove")) {
-      return RemoveFile.from(line.get("remove"));
-    }
-    if (line.has("cdc")) {
-      return CdcFile.from(line.get("cdc"));
-    }
-    if (line.has("metaData")) {
-      return Metadata.from(line.get("metaData"));
-    }
-    if (line.has("protocol")) {
-      return Protocol.from(line.get("protocol"));
-    }
-    if (line.has("commitInfo")) {
-      return new CommitInfo((ObjectNode) line.get("commitInfo"));
-    }
-    return null;
   }
 
   static Map<String, String> partitionValues(JsonNode node) {

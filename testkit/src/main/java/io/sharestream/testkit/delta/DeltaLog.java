@@ -1,5 +1,7 @@
 package io.sharestream.testkit.delta;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -8,7 +10,6 @@ import io.sharestream.testkit.delta.DeltaAction.AddFile;
 import io.sharestream.testkit.delta.DeltaAction.Metadata;
 import io.sharestream.testkit.delta.DeltaAction.Protocol;
 import io.sharestream.testkit.delta.DeltaAction.RemoveFile;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ref.SoftReference;
@@ -297,22 +298,34 @@ public final class DeltaLog {
 
   /** Streams the actions of one commit to {@code visitor} until it returns false. */
   public void visitActions(long version, Predicate<DeltaAction> visitor) {
-    visitActions(version, line -> false, visitor);
+    visitActions(version, false, visitor);
   }
 
-  /** Whether a commit line is a file action ({@code add}, {@code remove}, {@code cdc}), by its first key. */
-  private static boolean fileLine(String line) {
-    return line.startsWith("{\"add\"") || line.startsWith("{\"remove\"") || line.startsWith("{\"cdc\"");
-  }
-
-  /** As {@link #visitActions(long, Predicate)}, lines {@code skip} accepts left unparsed. */
-  private void visitActions(long version, Predicate<String> skip, Predicate<DeltaAction> visitor) {
-    try (BufferedReader r = Files.newBufferedReader(commitFile(version), StandardCharsets.UTF_8)) {
-      for (String line = r.readLine(); line != null; line = r.readLine()) {
-        if (line.isBlank() || skip.test(line)) {
+  /**
+   * As {@link #visitActions(long, Predicate)}, file actions ({@code add}, {@code remove}, {@code cdc}) skipped unread
+   * when {@code skipFiles}. The commit is read by one byte parser, each line's action body as a tree.
+   */
+  private void visitActions(long version, boolean skipFiles, Predicate<DeltaAction> visitor) {
+    try (JsonParser p = DeltaAction.JSON.getFactory().createParser(Files.newInputStream(commitFile(version)))) {
+      for (JsonToken line = p.nextToken(); line != null; line = p.nextToken()) {
+        if (line != JsonToken.START_OBJECT) {
+          throw new IOException("commit " + version + " of " + logDir() + " has a line that is no JSON object");
+        }
+        String key = p.nextFieldName();
+        if (key == null) {
           continue;
         }
-        DeltaAction a = DeltaAction.parse(DeltaAction.JSON.readTree(line));
+        p.nextToken();
+        DeltaAction a = null;
+        if (skipFiles && (key.equals("add") || key.equals("remove") || key.equals("cdc"))) {
+          p.skipChildren();
+        } else {
+          a = DeltaAction.parse(key, DeltaAction.JSON.readTree(p));
+        }
+        for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) { // one key a line, as written
+          p.nextToken();
+          p.skipChildren();
+        }
         if (a != null && !visitor.test(a)) {
           return;
         }
@@ -418,7 +431,7 @@ public final class DeltaLog {
       if (withFiles) {
         forEachAction(v, state::apply);
       } else { // file actions left unparsed: a big version's metadata in a moment
-        visitActions(v, DeltaLog::fileLine, a -> {
+        visitActions(v, true, a -> {
           state.apply(a);
           return true;
         });
@@ -502,9 +515,7 @@ public final class DeltaLog {
         ObjectNode line = (ObjectNode) toJson(g);
         for (Iterator<String> it = line.fieldNames(); it.hasNext(); ) {
           String key = it.next();
-          ObjectNode single = JsonNodeFactory.instance.objectNode();
-          single.set(key, line.get(key));
-          DeltaAction a = DeltaAction.parse(single);
+          DeltaAction a = DeltaAction.parse(key, line.get(key));
           if (a != null) {
             state.apply(a);
           }

@@ -118,7 +118,7 @@ final class Lines {
     if (delta) {
       ObjectNode body = JSON.createObjectNode();
       body.put("id", fileId(f.path));
-      ObjectNode action = ((ObjectNode) f.toJson().elements().next()).deepCopy();
+      ObjectNode action = (ObjectNode) f.toJson().elements().next();
       action.put("path", url);
       DeletionVectorDescriptor dv = Negotiation.deletionVector(f);
       if (dv != null && DeletionVectorDescriptor.STORED.equals(dv.storageType)) {
@@ -144,7 +144,8 @@ final class Lines {
     ObjectNode body = JSON.createObjectNode();
     body.put("url", url);
     body.put("id", fileId(f.path));
-    body.set("partitionValues", JSON.valueToTree(f.partitionValues));
+    ObjectNode partitionValues = body.putObject("partitionValues");
+    f.partitionValues.forEach(partitionValues::put);
     body.put("size", f.size);
     if (f instanceof AddFile && ((AddFile) f).stats != null) {
       body.put("stats", ((AddFile) f).stats);

@@ -1,12 +1,13 @@
 package io.sharestream.testkit.server;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A streamed NDJSON body: headers go out first (chunked), then each line as it is produced, so no response is ever
@@ -14,6 +15,8 @@ import java.nio.charset.StandardCharsets;
  */
 final class NdjsonResponse {
   static final String CAPABILITIES = "delta-sharing-capabilities";
+  /** Lines are flushed to the socket in 16 KB blocks, not one by one (only a fault flushes mid-body). */
+  private static final ObjectWriter LINE = Lines.JSON.writer().without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
 
   /** Thrown to make the HTTP server drop the connection mid-body. */
   static final class Truncated extends RuntimeException {
@@ -24,7 +27,8 @@ final class NdjsonResponse {
 
   private final HttpExchange exchange;
   private final Faults.Rule fault;
-  private OutputStream out;
+  /** Writes the lines as UTF-8 straight into the body: a listing of a million file lines is no million strings. */
+  private JsonGenerator out;
   private long lines;
   private boolean wantsEnd;
 
@@ -61,12 +65,13 @@ final class NdjsonResponse {
     }
     ApiHandler.logStatus(200);
     exchange.sendResponseHeaders(200, 0);
-    out = new BufferedOutputStream(exchange.getResponseBody(), 16 * 1024);
+    out = Lines.JSON.getFactory().createGenerator(new BufferedOutputStream(exchange.getResponseBody(), 16 * 1024));
+    out.setRootValueSeparator(null);
   }
 
   void line(JsonNode node) throws IOException {
-    out.write(node.toString().getBytes(StandardCharsets.UTF_8));
-    out.write('\n');
+    LINE.writeValue(out, node);
+    out.writeRaw('\n');
     lines++;
     if (fault == null || lines != fault.afterLines) {
       return;
@@ -105,8 +110,8 @@ final class NdjsonResponse {
     if (wantsEnd) {
       ObjectNode wrapper = endStreamAction.objectNode();
       wrapper.set("endStreamAction", endStreamAction);
-      out.write(wrapper.toString().getBytes(StandardCharsets.UTF_8));
-      out.write('\n');
+      LINE.writeValue(out, wrapper);
+      out.writeRaw('\n');
     }
     out.close();
   }

@@ -144,7 +144,9 @@ final class TableResponses {
       }
       out.line(lines.file(Lines.Kind.FILE, f, signer, versioned ? v : null, versioned && paged ? s.timestamp : null));
       emitted++;
-      records += liveRecords(f);
+      if (limitHint != null) {
+        records += liveRecords(f);
+      }
     }
     ObjectNode end = Lines.JSON.createObjectNode();
     if (next != null) {
