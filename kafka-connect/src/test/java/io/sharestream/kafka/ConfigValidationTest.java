@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
 import io.sharestream.testkit.server.DeltaSharingServer;
+import io.sharestream.testkit.server.Endpoint;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.AfterAll;
@@ -156,6 +160,36 @@ class ConfigValidationTest {
         .contains("no column 'customer'");
     // change data not recorded is no reason to refuse: its versions are derived
     assertThat(errors(valid("tables", "demo.sales.customers", "readChangeFeed", "true"))).isEmpty();
+  }
+
+  @Test
+  void tablesAreAskedAboutAtOnceAndTheirProblemsReportedInTheirOrder() throws Exception {
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    server.requests().clear();
+    // the first metadata answer stops after a line (only the two tables shared are asked for one: the other two are
+    // refused their version)
+    server.faults().pause(Endpoint.METADATA, 1, held, release);
+    CompletableFuture<Map<String, List<String>>> result = CompletableFuture.supplyAsync(() ->
+        errors(valid("tables", "demo.sales.orders,demo.sales.zeta,demo.sales.customers,demo.sales.alpha")));
+    try {
+      assertThat(held.await(30, TimeUnit.SECONDS)).isTrue();
+      // while one table's answer is held back the other three are asked about (one by one, none would be)
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (server.requests().entries(Endpoint.VERSION).size() < 4 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(server.requests().entries(Endpoint.VERSION)).hasSize(4);
+      // and not after the held answer timed out (one by one, its table is asked again before the next table is)
+      assertThat(server.requests().entries(Endpoint.METADATA).stream().map(e -> e.path)).doesNotHaveDuplicates();
+    } finally {
+      release.countDown();
+      server.faults().clear();
+    }
+    List<String> tables = result.get(60, TimeUnit.SECONDS).get("tables");
+    assertThat(tables).hasSize(2);
+    assertThat(tables.get(0)).contains("demo.sales.zeta").contains("HTTP 404");
+    assertThat(tables.get(1)).contains("demo.sales.alpha").contains("HTTP 404");
   }
 
   @Test
