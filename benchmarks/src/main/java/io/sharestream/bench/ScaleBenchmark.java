@@ -401,6 +401,7 @@ public final class ScaleBenchmark {
           dir)) {
         long t0 = System.nanoTime();
         long cpu0 = WorkerMain.cpuNanos();
+        long[] produce0 = produceCounts();
         server.requests().clear();
         boolean complete = consumed.awaitWhile(worker::alive,
             Duration.ofSeconds(partial ? PARTIAL_SECONDS : TIME_LIMIT_SECONDS));
@@ -417,6 +418,9 @@ public final class ScaleBenchmark {
         long hereCpuMs = (WorkerMain.cpuNanos() - cpu0) / 1_000_000;
         Map<String, String> figures = new HashMap<>(worker.report());
         figures.put("hereCpuMs", Long.toString(hereCpuMs));
+        long[] produce = produceCounts();
+        figures.put("produce", String.format("%,d produce requests carrying %,d partition batches, %.1f MB",
+            produce[0] - produce0[0], produce[1] - produce0[1], (produce[2] - produce0[2]) / 1e6));
         java.util.EnumMap<Endpoint, Integer> byEndpoint = new java.util.EnumMap<>(Endpoint.class);
         server.requests().entries().forEach(e -> byEndpoint.merge(e.endpoint, 1, Integer::sum));
         figures.put("requests", byEndpoint.toString());
@@ -438,6 +442,24 @@ public final class ScaleBenchmark {
     return completed;
   }
 
+  /**
+   * The broker's counts so far (it runs in this JVM): produce requests, the topic partitions they appended to (one
+   * batch each) and bytes in.
+   */
+  private static long[] produceCounts() throws Exception {
+    javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+    long requests = 0;
+    for (javax.management.ObjectName n : jmx.queryNames(new javax.management.ObjectName(
+        "kafka.network:type=RequestMetrics,name=RequestsPerSec,request=Produce,*"), null)) {
+      requests += ((Number) jmx.getAttribute(n, "Count")).longValue();
+    }
+    long appends = ((Number) jmx.getAttribute(new javax.management.ObjectName(
+        "kafka.server:type=BrokerTopicMetrics,name=TotalProduceRequestsPerSec"), "Count")).longValue();
+    long bytes = ((Number) jmx.getAttribute(new javax.management.ObjectName(
+        "kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec"), "Count")).longValue();
+    return new long[] {requests, appends, bytes};
+  }
+
   private static double seconds(Map<String, String> run, String key) {
     return Long.parseLong(run.get(key)) / 1e3;
   }
@@ -456,7 +478,7 @@ public final class ScaleBenchmark {
       System.out.printf("    CPU: the worker JVM %.1f s (%.2f cores), broker, kit and consumer %.1f s (%.2f cores), of "
           + "%d cores%n", seconds(run, "cpuMs"), seconds(run, "cpuMs") / s, seconds(run, "hereCpuMs"),
           seconds(run, "hereCpuMs") / s, Runtime.getRuntime().availableProcessors());
-      System.out.printf("    requests to the server: %s%n", run.get("requests"));
+      System.out.printf("    requests to the server: %s; the broker: %s%n", run.get("requests"), run.get("produce"));
     }
   }
 }

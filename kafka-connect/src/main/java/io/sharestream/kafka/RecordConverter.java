@@ -135,7 +135,7 @@ final class RecordConverter {
     Schemas s = schemas(unit.schema());
     Struct value = (Struct) s.value.apply(row.row());
     Object key = s.key == null ? null : s.key.apply(row.row());
-    Map<String, ?> sourceOffset = Map.copyOf(offset.toMap()); // kept per record until acked: compact
+    Map<String, ?> sourceOffset = offset.toMap(); // kept per record until acked: a view of the position
     out.add(new SourceRecord(partition, sourceOffset, topic, null, s.key == null ? null : s.key.schema, key,
         s.value.schema, value, unit.commitTimestamp(), headers(unit, row.changeType())));
     if (tombstones && key != null && ChangeTypes.DELETE.equals(row.changeType())) {

@@ -8,9 +8,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.AbstractMap;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * How far a stream has read a table: everything up to and including row {@code row} of the file at {@code index}
@@ -162,19 +165,40 @@ public final class Position implements Comparable<Position> {
   public static final String IS_STARTING_VERSION = "isStartingVersion";
   public static final String FILE_KEY = "fileKey";
 
-  /** The Kafka source offset map. */
+  /**
+   * The Kafka source offset map: an unmodifiable view of this position, so that a record's offset (kept by the worker
+   * until the broker acknowledges the record) costs one small object; its entries are made when read.
+   */
   public Map<String, Object> toMap() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put(OFFSET_FORMAT, formatVersion());
-    m.put(TABLE_ID, tableId);
-    m.put(TABLE_VERSION, tableVersion);
-    m.put(INDEX, index);
-    m.put(ROW, row);
-    m.put(IS_STARTING_VERSION, isStartingVersion);
-    if (fileKey != null) {
-      m.put(FILE_KEY, fileKey);
+    return new OffsetMap(this);
+  }
+
+  private static final class OffsetMap extends AbstractMap<String, Object> {
+    private final Position p;
+
+    OffsetMap(Position p) {
+      this.p = p;
     }
-    return m;
+
+    @Override
+    public Set<Entry<String, Object>> entrySet() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put(OFFSET_FORMAT, p.formatVersion());
+      m.put(TABLE_ID, p.tableId);
+      m.put(TABLE_VERSION, p.tableVersion);
+      m.put(INDEX, p.index);
+      m.put(ROW, p.row);
+      m.put(IS_STARTING_VERSION, p.isStartingVersion);
+      if (p.fileKey != null) {
+        m.put(FILE_KEY, p.fileKey);
+      }
+      return Collections.unmodifiableMap(m).entrySet();
+    }
+
+    @Override
+    public int size() {
+      return p.fileKey == null ? 6 : 7;
+    }
   }
 
   /** Reads a Kafka source offset map written by {@link #toMap()}. */

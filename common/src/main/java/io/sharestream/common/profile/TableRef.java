@@ -11,6 +11,8 @@ public final class TableRef implements java.io.Serializable {
   private final String share;
   private final String schema;
   private final String table;
+  /** {@link #toString()}, made once: records and their headers name the table each. */
+  private transient String name;
 
   public TableRef(String share, String schema, String table) {
     this.share = Objects.requireNonNull(share);
@@ -55,6 +57,11 @@ public final class TableRef implements java.io.Serializable {
 
   @Override
   public String toString() {
-    return share + "." + schema + "." + table;
+    String n = name;
+    if (n == null) {
+      n = share + "." + schema + "." + table;
+      name = n;
+    }
+    return n;
   }
 }
