@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -72,6 +73,11 @@ public final class DeltaSharingSourceTask extends SourceTask {
   private TransactionBoundaries transactions;
   private ExecutorService footers;
   private RecordsInFlight inFlight;
+  /**
+   * The tables' offsets stored when the task started (by source partition): no other task writes them meanwhile, and
+   * a table starts from its own only before it has handed out a record.
+   */
+  private Map<Map<String, String>, Map<String, Object>> storedOffsets;
   private int next;
   /** The tables whose file a poll left open, read first by the next one; at most {@link #tablesAtOnce()}. */
   private final List<TableStream> open = new ArrayList<>();
@@ -117,6 +123,8 @@ public final class DeltaSharingSourceTask extends SourceTask {
       streams.add(new TableStream(table, client, config.streamSettings(table), converter,
           new TableMetrics(connector, task, table), config, footers, clock, tx != null));
     }
+    storedOffsets = context.offsetStorageReader().offsets(tables.stream().map(SourceOffsets::partition)
+        .collect(Collectors.toList())); // one read of the offsets topic for all the tables, not one per table
     LOG.info("Task {} of {} streams {}", task, connector, tables);
   }
 
@@ -222,7 +230,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
         return false;
       }
       if (!s.started()) {
-        s.start(context.offsetStorageReader().offset(SourceOffsets.partition(s.table())));
+        s.start(storedOffsets.get(SourceOffsets.partition(s.table())));
       }
       return s.poll(out, budget - out.size(), deadline);
     } catch (RuntimeException e) {

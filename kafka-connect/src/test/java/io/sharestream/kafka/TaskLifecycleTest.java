@@ -58,6 +58,9 @@ class TaskLifecycleTest {
     server.close();
   }
 
+  /** The tables asked for by each read of the stored offsets (each a read of Connect's offsets topic to its end). */
+  private static final List<Integer> offsetReads = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private static DeltaSharingSourceTask task(Map<String, String> config) {
     DeltaSharingSourceTask task = new DeltaSharingSourceTask();
     task.initialize(new SourceTaskContext() {
@@ -76,11 +79,13 @@ class TaskLifecycleTest {
         return new OffsetStorageReader() {
           @Override
           public <T> Map<String, Object> offset(Map<String, T> partition) {
+            offsetReads.add(1);
             return null;
           }
 
           @Override
           public <T> Map<Map<String, T>, Map<String, Object>> offsets(Collection<Map<String, T>> partitions) {
+            offsetReads.add(partitions.size());
             return Map.of();
           }
         };
@@ -165,8 +170,8 @@ class TaskLifecycleTest {
    * A poll reads four tables' files at once, a share of its records each, so that produce requests carry several
    * topics; the files it leaves open are the next poll's first, so no fifth table starts while four are open.
    */
-  @Test
-  void aPollReadsFourTablesFilesInTurnsAndFinishesThemBeforeOpeningMore() throws Exception {
+  /** Six tables of one 10-row file each, {@code s.sc.t1} to {@code s.sc.t6}, all in the task's config. */
+  private void serveSixTables() throws Exception {
     DeltaSharingServer.Builder six = DeltaSharingServer.builder();
     List<String> names = new ArrayList<>();
     for (int i = 1; i <= 6; i++) {
@@ -179,6 +184,29 @@ class TaskLifecycleTest {
     server = six.start();
     config.put("profile.path", server.writeProfile(tmp.resolve("six.share")).toString());
     config.put("tables", String.join(",", names));
+  }
+
+  @Test
+  void theStoredOffsetsOfAllTheTablesAreReadOnceNotOncePerTable() throws Exception {
+    serveSixTables();
+    offsetReads.clear();
+    DeltaSharingSourceTask task = task(config);
+    try {
+      long records = 0;
+      for (int i = 0; i < 100 && records < 60; i++) {
+        List<SourceRecord> batch = task.poll();
+        records += batch == null ? 0 : batch.size();
+      }
+      assertThat(records).as("every table started and read").isEqualTo(60);
+      assertThat(offsetReads).containsExactly(6);
+    } finally {
+      task.stop();
+    }
+  }
+
+  @Test
+  void aPollReadsFourTablesFilesInTurnsAndFinishesThemBeforeOpeningMore() throws Exception {
+    serveSixTables();
     config.put("batch.max.rows", "8");
     DeltaSharingSourceTask task = task(config);
     try {
