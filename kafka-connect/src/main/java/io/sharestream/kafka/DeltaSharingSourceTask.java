@@ -102,6 +102,10 @@ public final class DeltaSharingSourceTask extends SourceTask {
   @Override
   public void start(Map<String, String> props) {
     config = new DeltaSharingSourceConfig(props);
+    List<TableRef> tables = config.tableSelection().named();
+    // one read of the offsets topic for all the tables, not one per table; before anything needs closing
+    storedOffsets = context.offsetStorageReader().offsets(tables.stream().map(SourceOffsets::partition)
+        .collect(Collectors.toList()));
     client = new DeltaSharingClient(config.profile(), config.clientSettings(this::retryWait));
     String connector = props.getOrDefault("name", "connector");
     String task = props.getOrDefault(DeltaSharingSourceConnector.TASK_ID, "0");
@@ -116,15 +120,12 @@ public final class DeltaSharingSourceTask extends SourceTask {
       transactions = new TransactionBoundaries(tx, config.transactionMaxDuration(), clock);
     }
     Map<TableRef, List<String>> keys = config.keyColumns();
-    List<TableRef> tables = config.tableSelection().named();
     for (TableRef table : tables) {
       RecordConverter converter = new RecordConverter(table, config.topic(table), keys.getOrDefault(table, List.of()),
           config.tombstonesOnDelete(), config.timePrecisionMode(), config.fieldNameAdjustmentMode());
       streams.add(new TableStream(table, client, config.streamSettings(table), converter,
           new TableMetrics(connector, task, table), config, footers, clock, tx != null));
     }
-    storedOffsets = context.offsetStorageReader().offsets(tables.stream().map(SourceOffsets::partition)
-        .collect(Collectors.toList())); // one read of the offsets topic for all the tables, not one per table
     LOG.info("Task {} of {} streams {}", task, connector, tables);
   }
 
