@@ -58,6 +58,16 @@ class TaskLifecycleTest {
     server.close();
   }
 
+  /** Records of up to {@code polls} polls, stopping once {@code records} came. */
+  private static int polled(DeltaSharingSourceTask task, int records, int polls) throws InterruptedException {
+    int total = 0;
+    for (int i = 0; i < polls && total < records; i++) {
+      List<SourceRecord> batch = task.poll();
+      total += batch == null ? 0 : batch.size();
+    }
+    return total;
+  }
+
   /** The tables asked for by each read of the stored offsets (each a read of Connect's offsets topic to its end). */
   private static final List<Integer> offsetReads = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -192,11 +202,7 @@ class TaskLifecycleTest {
     offsetReads.clear();
     DeltaSharingSourceTask task = task(config);
     try {
-      long records = 0;
-      for (int i = 0; i < 100 && records < 60; i++) {
-        List<SourceRecord> batch = task.poll();
-        records += batch == null ? 0 : batch.size();
-      }
+      long records = polled(task, 60, 100);
       assertThat(records).as("every table started and read").isEqualTo(60);
       assertThat(offsetReads).containsExactly(6);
     } finally {
@@ -254,11 +260,7 @@ class TaskLifecycleTest {
       List<SourceRecord> first = task.poll();
       assertThat(first).as("a poll returns what its first second read").isNotEmpty();
       assertThat(first.size()).as("and no more: the rest waits for the next poll").isLessThan(90);
-      int total = first.size();
-      for (int i = 0; i < 100 && total < 90; i++) {
-        List<SourceRecord> batch = task.poll();
-        total += batch == null ? 0 : batch.size();
-      }
+      int total = first.size() + polled(task, 90 - first.size(), 100);
       assertThat(total).isEqualTo(90);
     } finally {
       task.stop();
@@ -300,11 +302,7 @@ class TaskLifecycleTest {
     DeltaSharingSourceTask task = task(config);
     server.tables().remove("s.sc.gone"); // unshared after the connector gave it to the task
     try {
-      int total = 0;
-      for (int i = 0; i < 10 && total < 50; i++) {
-        List<SourceRecord> batch = task.poll();
-        total += batch == null ? 0 : batch.size();
-      }
+      int total = polled(task, 50, 10);
       assertThat(total).as("s.sc.t streams whole").isEqualTo(50);
       javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
       assertThat(jmx.getAttribute(metrics("s.sc.v"), "State")).isEqualTo("UNREADABLE");
