@@ -13,11 +13,18 @@ import java.io.InterruptedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -36,7 +43,10 @@ import org.slf4j.LoggerFactory;
  * batches (one table at a time with connector-defined transactions, which hold whole versions); files left open when
  * a poll ends are the next poll's first, so a task never holds more open. A table that is caught up asks for new
  * versions every {@code poll.interval.ms}, less often while it does not change, and a poll with nothing to return
- * waits at most a second. The worker holds at most {@code records.in.flight.max} of the task's records
+ * waits at most a second. Tables start (version, metadata, first listing, a footer) in the background, up to
+ * {@value #STARTS_AHEAD} ahead of their turn, while open files are read: a poll waits for a start under way once, at
+ * most until its own end, and a start that takes longer (a slow server, an asynchronous query) lets the table's turns
+ * pass while the others are read. The worker holds at most {@code records.in.flight.max} of the task's records
  * unacknowledged ({@link RecordsInFlight}): a poll returns fewer records, or none after 100 ms, rather than more. A
  * table's failure from a server that kept failing through every retry is logged and that table is tried again a poll
  * interval later from its last record. A table the server no longer shares (HTTP 404), or that cannot be streamed
@@ -62,7 +72,13 @@ public final class DeltaSharingSourceTask extends SourceTask {
    * replaying records to 200 topics over 4 tasks, went from 0.61-0.71 to 0.81-0.87 of one topic with four).
    */
   private static final int OPEN_FILES = 4;
-  private static final AtomicInteger FOOTER_THREADS = new AtomicInteger();
+  /**
+   * Tables a task starts in the background at once, ahead of their turn (each a few requests: version, metadata, the
+   * first files' listing, a footer), while it reads open files: a start no longer stalls the task's other tables,
+   * however slow the server answers it.
+   */
+  private static final int STARTS_AHEAD = OPEN_FILES;
+  private static final AtomicInteger THREADS = new AtomicInteger();
 
   private final Object guard = new Object();
   private final Clock clock;
@@ -72,6 +88,11 @@ public final class DeltaSharingSourceTask extends SourceTask {
   /** With connector-defined transactions: where they end; else null. */
   private TransactionBoundaries transactions;
   private ExecutorService footers;
+  private ExecutorService starter;
+  /** The tables being started in the background, or started and not yet read (poll thread only). */
+  private final Map<TableStream, CompletableFuture<Void>> starts = new HashMap<>();
+  /** Tables whose start outlasted a poll's wait: their turns pass until it ends (poll thread only). */
+  private final Set<TableStream> slowStarts = new HashSet<>();
   private RecordsInFlight inFlight;
   /**
    * The tables' offsets stored when the task started (by source partition): no other task writes them meanwhile, and
@@ -81,7 +102,8 @@ public final class DeltaSharingSourceTask extends SourceTask {
   private int next;
   /** The tables whose file a poll left open, read first by the next one; at most {@link #tablesAtOnce()}. */
   private final List<TableStream> open = new ArrayList<>();
-  private volatile TableStream current;
+  /** The table a thread is reading or starting, for its retry count. */
+  private final ThreadLocal<TableStream> current = new ThreadLocal<>();
   private boolean stopping; // guarded by guard
   private boolean polling; // guarded by guard
   private boolean closed; // guarded by guard
@@ -109,11 +131,8 @@ public final class DeltaSharingSourceTask extends SourceTask {
     client = new DeltaSharingClient(config.profile(), config.clientSettings(this::retryWait));
     String connector = props.getOrDefault("name", "connector");
     String task = props.getOrDefault(DeltaSharingSourceConnector.TASK_ID, "0");
-    footers = Executors.newFixedThreadPool(2, r -> {
-      Thread t = new Thread(r, "sharestream-footers-" + FOOTER_THREADS.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    footers = Executors.newFixedThreadPool(2, r -> daemon(r, "sharestream-footers-"));
+    starter = Executors.newFixedThreadPool(2, r -> daemon(r, "sharestream-starts-"));
     inFlight = new RecordsInFlight(config.recordsInFlightMax());
     TransactionContext tx = context.transactionContext();
     if (tx != null) {
@@ -127,6 +146,13 @@ public final class DeltaSharingSourceTask extends SourceTask {
           new TableMetrics(connector, task, table), config, footers, clock, tx != null));
     }
     LOG.info("Task {} of {} streams {}", task, connector, tables);
+    startAhead(); // the first tables connect while the worker gets ready to poll
+  }
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name + THREADS.incrementAndGet());
+    t.setDaemon(true);
+    return t;
   }
 
   /** A record the broker acknowledged (or the worker dropped): room for another. */
@@ -137,7 +163,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
 
   /** A backoff wait before a retry: counted for the table at hand, cut short by {@link #stop()}. */
   private void retryWait(Duration wait) throws InterruptedException {
-    TableStream s = current;
+    TableStream s = current.get();
     if (s != null) {
       s.metrics().retries.incrementAndGet();
     }
@@ -172,6 +198,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
         deadline = transactions.deadline(deadline);
       }
       int share = Math.max(1, budget / tablesAtOnce());
+      startAhead();
       more |= readOpenFiles(out, share, budget, deadline);
       for (int visited = 0; visited < streams.size() && out.size() < budget && open.size() < tablesAtOnce()
           && (visited == 0 || clock.millis() < deadline); visited++) {
@@ -221,18 +248,72 @@ public final class DeltaSharingSourceTask extends SourceTask {
     return more;
   }
 
+  /**
+   * Starts in the background the next tables (in turn order) that have not started, keeping at most
+   * {@value #STARTS_AHEAD} started ahead of their turn (a started table holds its first files' plan and a footer).
+   */
+  private void startAhead() {
+    for (int i = 0; i < streams.size() && starts.size() < STARTS_AHEAD; i++) {
+      TableStream s = streams.get((next + i) % streams.size());
+      if (!starts.containsKey(s) && !s.started() && !s.isSetAside() && !s.waiting()) {
+        Map<String, Object> stored = storedOffsets.get(SourceOffsets.partition(s.table()));
+        CompletableFuture<Void> start = CompletableFuture.runAsync(() -> {
+          current.set(s);
+          try {
+            s.start(stored, footers);
+          } finally {
+            current.remove();
+          }
+        }, starter);
+        start.whenComplete((v, e) -> {
+          synchronized (guard) {
+            guard.notifyAll(); // an idle poll reads the table at once
+          }
+        });
+        starts.put(s, start);
+      }
+    }
+  }
+
+  /**
+   * Whether table {@code s} may be read: its background start ended (its failure thrown here). A start under way is
+   * waited for until {@code deadline}, once: a start that outlasts it (a slow server, an asynchronous query) lets the
+   * table's turns pass until it ends, while the task reads its other tables.
+   */
+  private boolean startEnded(TableStream s, long deadline) {
+    CompletableFuture<Void> start = starts.get(s);
+    if (start == null) {
+      return s.started();
+    }
+    try {
+      start.get(slowStarts.contains(s) ? 0 : Math.max(0, deadline - clock.millis()), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      slowStarts.add(s);
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CancelledException("The task is stopping.");
+    } catch (ExecutionException e) {
+      starts.remove(s);
+      slowStarts.remove(s);
+      throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause()
+          : new ConnectException("Starting " + s.table() + " failed: " + e.getCause(), e.getCause());
+    }
+    starts.remove(s);
+    slowStarts.remove(s);
+    return true;
+  }
+
   /** One table's turn, filling {@code out} up to {@code budget}; its failures handled as the class comment says. */
   private boolean poll(TableStream s, List<SourceRecord> out, int budget, long deadline) {
-    current = s;
+    current.set(s);
     int before = out.size();
-    Position from = s.started() ? s.position() : null;
+    Position from = null;
     try {
-      if (s.waiting() || s.isSetAside()) {
+      if (s.waiting() || s.isSetAside() || !startEnded(s, deadline)) {
         return false;
       }
-      if (!s.started()) {
-        s.start(storedOffsets.get(SourceOffsets.partition(s.table())));
-      }
+      from = s.position();
       return s.poll(out, budget - out.size(), deadline);
     } catch (RuntimeException e) {
       out.subList(before, out.size()).clear();
@@ -256,7 +337,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
       }
       throw new ConnectException("Streaming " + s.table() + " failed: " + e.getMessage(), e);
     } finally {
-      current = null;
+      current.remove();
     }
   }
 
@@ -277,9 +358,10 @@ public final class DeltaSharingSourceTask extends SourceTask {
     return null;
   }
 
+  /** Waits a second, or until the task stops or a table's background start ends. */
   private void idle() throws InterruptedException {
     synchronized (guard) {
-      if (!stopping) {
+      if (!stopping && starts.values().stream().noneMatch(CompletableFuture::isDone)) {
         guard.wait(IDLE_WAIT.toMillis());
       }
     }
@@ -323,6 +405,9 @@ public final class DeltaSharingSourceTask extends SourceTask {
       return;
     }
     closed = true;
+    if (starter != null) {
+      starter.shutdownNow(); // a start under way fails at once (the client is closed); closing its table waits for it
+    }
     for (TableStream s : streams) {
       try {
         s.close();

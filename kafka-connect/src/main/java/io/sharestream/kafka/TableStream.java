@@ -2,6 +2,7 @@ package io.sharestream.kafka;
 
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.client.HttpInputFile;
+import io.sharestream.common.errors.CancelledException;
 import io.sharestream.common.planner.AdmissionLimits;
 import io.sharestream.common.planner.ChangeRow;
 import io.sharestream.common.planner.Position;
@@ -69,6 +70,7 @@ final class TableStream implements AutoCloseable {
   private Position stored;
   private long storedAt;
   private boolean setAside;
+  private boolean closed; // guarded by this
 
   /** {@code transactional}: the worker commits transactions where the connector says (at Delta versions). */
   TableStream(TableRef table, DeltaSharingClient client, StreamSettings settings, RecordConverter converter,
@@ -106,10 +108,23 @@ final class TableStream implements AutoCloseable {
   }
 
   /**
-   * Connects to the table and settles where it starts: the stored offset (checked against the table's id), else the
-   * starting options.
+   * Connects to the table, settles where it starts (the stored offset, checked against the table's id, else the
+   * starting options) and plans its first files, fetching the first one's footer on {@code footers}: what a task
+   * runs in the background ahead of the table's turn, while it reads other tables. Nothing else touches the table
+   * until this returns; {@link #close()} waits for it.
    */
-  void start(Map<String, Object> storedOffset) {
+  synchronized void start(Map<String, Object> storedOffset, Executor footers) {
+    if (closed) {
+      throw new CancelledException("The task is stopping.");
+    }
+    start(storedOffset);
+    if (plan() && !inputs.isEmpty()) {
+      inputs.peek().prefetchFooter(footers);
+    }
+  }
+
+  /** Connects to the table and settles where it starts. */
+  private void start(Map<String, Object> storedOffset) {
     SharingStreamPlanner started = new SharingStreamPlanner(client, table, settings, polling, clock);
     converter.checkKeyColumns(started.schema());
     Position from = SourceOffsets.position(storedOffset, table);
@@ -307,8 +322,9 @@ final class TableStream implements AutoCloseable {
     planEnd = null;
     held = null;
     position = to;
-    if (to == null) {
-      planner = null; // starts over: offset lookup and starting point again
+    if (to == null && planner != null) {
+      planner.close(); // starts over: offset lookup and starting point again
+      planner = null;
     }
     waitUntil = clock.millis() + wait.toMillis();
   }
@@ -348,7 +364,8 @@ final class TableStream implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
+    closed = true;
     closeReader();
     if (planner != null) {
       planner.close();

@@ -38,7 +38,7 @@ class TableStreamVersionPollingTest {
       try (TableStream stream = new TableStream(ref, client, config.streamSettings(), new RecordConverter(ref, "t",
           List.of(), true, TimePrecisionMode.CONNECT, FieldNameAdjustmentMode.AVRO),
           new TableMetrics("polling", "0", ref), config, Runnable::run, clock, false)) {
-        stream.start(null);
+        stream.start(null, Runnable::run);
         stream.poll(out, 100, Long.MAX_VALUE);
         assertThat(out).hasSize(5);
 

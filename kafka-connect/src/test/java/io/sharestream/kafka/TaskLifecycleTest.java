@@ -249,6 +249,43 @@ class TaskLifecycleTest {
   }
 
   @Test
+  void aTableWhoseStartTheServerHoldsDoesNotHoldUpTheTasksOtherTables() throws Exception {
+    DeltaTableWriter slow = DeltaTableWriter.create(tmp.resolve("slow"), ConnectorStreamingTest.EVENTS).commit();
+    slow.append(ConnectorStreamingTest.events(0, 10), 10);
+    server.tables().add("s", "sc", "slow", slow.dir(), true);
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    server.faults().pause(Endpoint.METADATA, "slow", 1, held, release); // the first table's start hangs
+    config.put("tables", "s.sc.slow,s.sc.t");
+    DeltaSharingSourceTask task = task(config);
+    ExecutorService poller = Executors.newSingleThreadExecutor();
+    try {
+      Map<String, Integer> rows = new HashMap<>();
+      for (int i = 0; i < 100 && rows.getOrDefault("t", 0) < 50; i++) {
+        // each poll bounded here: a task that starts its tables one after the other hangs in the first for good
+        List<SourceRecord> batch = poller.submit(task::poll).get(10, TimeUnit.SECONDS);
+        if (batch != null) {
+          batch.forEach(r -> rows.merge(r.topic().endsWith("slow") ? "slow" : "t", 1, Integer::sum));
+        }
+      }
+      assertThat(held.getCount()).as("s.sc.slow's metadata answer is held").isZero();
+      assertThat(rows).as("s.sc.t read whole meanwhile").isEqualTo(Map.of("t", 50));
+      release.countDown();
+      for (int i = 0; i < 100 && rows.getOrDefault("slow", 0) < 10; i++) {
+        List<SourceRecord> batch = poller.submit(task::poll).get(10, TimeUnit.SECONDS);
+        if (batch != null) {
+          batch.forEach(r -> rows.merge(r.topic().endsWith("slow") ? "slow" : "t", 1, Integer::sum));
+        }
+      }
+      assertThat(rows).as("and s.sc.slow once its start ends").isEqualTo(Map.of("t", 50, "slow", 10));
+    } finally {
+      release.countDown();
+      task.stop();
+      poller.shutdownNow();
+    }
+  }
+
+  @Test
   void aPollStopsOpeningFilesAfterAboutASecondAndTheNextPollGoesOn() throws Exception {
     table.append(ConnectorStreamingTest.events(50, 90), 1); // 40 more files of one row: 45 files, 90 rows
     config.put("batch.max.rows", "10000");

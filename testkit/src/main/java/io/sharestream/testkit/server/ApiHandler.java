@@ -76,7 +76,12 @@ final class ApiHandler implements HttpHandler {
       if (endpoint == Endpoint.QUERY) { // logged before any fault answers it, so retries can be compared
         entry.idempotencyKey = AsyncQueries.idempotencyKey(req.body());
       }
-      Faults.Rule fault = server.faults().claim(endpoint);
+      long latency = server.faults().apiLatency().toMillis();
+      if (latency > 0) {
+        sleep(latency);
+      }
+      String table = req.segments.size() > 5 && req.segments.get(4).equals("tables") ? req.segments.get(5) : null;
+      Faults.Rule fault = server.faults().claim(endpoint, table);
       if (fault != null && fault.kind == Faults.Kind.DELAY) {
         sleep(fault.delay.toMillis());
         fault = null;

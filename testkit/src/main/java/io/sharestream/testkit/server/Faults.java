@@ -20,6 +20,8 @@ public final class Faults {
   static final class Rule {
     final Set<Endpoint> targets;
     final Kind kind;
+    /** The only table whose requests the rule takes; null: any request to its endpoints. */
+    String table;
     int remaining;
     int status;
     Integer retryAfterSeconds;
@@ -40,6 +42,7 @@ public final class Faults {
   private volatile Duration urlTtl;
   private volatile Duration storageDelayPerChunk = Duration.ZERO;
   private volatile Duration storageLatency = Duration.ZERO;
+  private volatile Duration apiLatency = Duration.ZERO;
 
   /** Answers the next {@code times} requests with 429 and {@code Retry-After: retryAfterSeconds}. */
   public Faults rateLimit(Endpoint target, int times, int retryAfterSeconds) {
@@ -105,7 +108,14 @@ public final class Faults {
    * the server has not produced the rest.
    */
   public Faults pause(Endpoint target, int afterLines, CountDownLatch reached, CountDownLatch release) {
+    return pause(target, null, afterLines, reached, release);
+  }
+
+  /** As {@link #pause(Endpoint, int, CountDownLatch, CountDownLatch)}, for the next response about {@code table} only. */
+  public Faults pause(Endpoint target, String table, int afterLines, CountDownLatch reached,
+      CountDownLatch release) {
     Rule r = add(target, Kind.PAUSE, 1);
+    r.table = table;
     r.afterLines = afterLines;
     r.reached = reached;
     r.release = release;
@@ -130,11 +140,18 @@ public final class Faults {
     return this;
   }
 
+  /** Waits {@code latency} before answering each protocol request (a server that far away). */
+  public Faults apiLatency(Duration latency) {
+    this.apiLatency = latency;
+    return this;
+  }
+
   public synchronized void clear() {
     rules.clear();
     urlTtl = null;
     storageDelayPerChunk = Duration.ZERO;
     storageLatency = Duration.ZERO;
+    apiLatency = Duration.ZERO;
   }
 
   /** Rules not yet used up. */
@@ -152,10 +169,15 @@ public final class Faults {
   }
 
   /** Takes the first rule for {@code endpoint}, if any, counting one use. */
-  synchronized Rule claim(Endpoint endpoint) {
+  Rule claim(Endpoint endpoint) {
+    return claim(endpoint, null);
+  }
+
+  /** Takes the first rule for {@code endpoint} and {@code table} (null: a request about no table), counting one use. */
+  synchronized Rule claim(Endpoint endpoint, String table) {
     for (Iterator<Rule> it = rules.iterator(); it.hasNext(); ) {
       Rule r = it.next();
-      if (r.targets.contains(endpoint)) {
+      if (r.targets.contains(endpoint) && (r.table == null || r.table.equals(table))) {
         if (--r.remaining == 0) {
           it.remove();
         }
@@ -167,6 +189,10 @@ public final class Faults {
 
   Duration urlTtl() {
     return urlTtl;
+  }
+
+  Duration apiLatency() {
+    return apiLatency;
   }
 
   Duration storageLatency() {
