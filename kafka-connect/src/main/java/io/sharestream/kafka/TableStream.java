@@ -119,7 +119,7 @@ final class TableStream implements AutoCloseable {
     }
     start(storedOffset);
     if (plan() && !inputs.isEmpty()) {
-      inputs.peek().prefetchFooter(footers);
+      inputs.peek().prefetch(footers);
     }
   }
 
@@ -225,7 +225,7 @@ final class TableStream implements AutoCloseable {
       if (i++ == PREFETCH) {
         break;
       }
-      next.prefetchFooter(footers);
+      next.prefetch(footers);
     }
     long startRow = position.insideFile() && position.tableVersion() == unit.version()
         && position.index() == unit.index() && position.isStartingVersion() == unit.isStartingVersion()
@@ -318,6 +318,7 @@ final class TableStream implements AutoCloseable {
     closeReader();
     pending.clear();
     urls.clear();
+    inputs.forEach(HttpInputFile::abandon);
     inputs.clear();
     planEnd = null;
     held = null;
@@ -367,6 +368,7 @@ final class TableStream implements AutoCloseable {
   public synchronized void close() {
     closed = true;
     closeReader();
+    inputs.forEach(HttpInputFile::abandon);
     if (planner != null) {
       planner.close();
     }

@@ -26,8 +26,9 @@ import org.apache.parquet.io.SeekableInputStream;
  * is read: the file's tail (where Parquet keeps its footer) in one request, cached and shared by all streams of the
  * file; every other read by its exact range, or, when the reader announced the column chunks it will read
  * ({@link PlannedReads}), by the announced range around it: near-adjacent chunks read by one stream are coalesced
- * into one request, chunks streamed side by side get a request each. Nothing is read ahead beyond that, and memory
- * holds the tail and a stream buffer, never the file.
+ * into one request, chunks streamed side by side get a request each. Nothing is read ahead beyond that (a range
+ * {@linkplain #prefetch opened ahead} holds a connection, not bytes), and memory holds the tail and a stream buffer,
+ * never the file.
  *
  * <p>Transient failures reopen at the current position with backoff; a 403 (expired URL) asks
  * {@link SignedUrl#refresh()} for a new URL and tries once more. {@link #prefetchFooter} fetches the tail in the
@@ -38,6 +39,8 @@ public final class HttpInputFile implements InputFile, PlannedReads {
   public static final int TAIL_BYTES = 64 * 1024;
   /** Chunks at most this far apart are fetched by one request; a stream skips such gaps instead of reopening. */
   public static final long COALESCE_GAP = 1024 * 1024;
+  /** Where a Parquet file's first column chunk begins: after its 4-byte magic. */
+  private static final long DATA_START = 4;
 
   private final SignedUrl url;
   private final long length;
@@ -49,6 +52,8 @@ public final class HttpInputFile implements InputFile, PlannedReads {
   private final AtomicLong requests = new AtomicLong();
   private final AtomicLong bytes = new AtomicLong();
   private volatile CompletableFuture<byte[]> tail;
+  /** The data range opened ahead by {@link #prefetch}, not yet taken by a stream. */
+  private CompletableFuture<InputStream> early; // guarded by this
   private volatile long[] planned = new long[0]; // start0, end0, start1, end1, ... sorted, coalesced
 
   /** {@code name} identifies the file in messages (e.g. its id); never the URL. */
@@ -90,6 +95,79 @@ public final class HttpInputFile implements InputFile, PlannedReads {
       }
     }
     return this;
+  }
+
+  /**
+   * As {@link #prefetchFooter}, then opens the range from the file's first data byte to its tail, so that a reader
+   * also finds its first bytes on the way: against distant storage, both round trips of a file are made while the
+   * one before it is read. The open range holds a connection, not bytes (the reader takes it, or a reader needing
+   * another range drops it); {@link #abandon()} drops it when the file will not be read.
+   */
+  public HttpInputFile prefetch(Executor executor) {
+    synchronized (this) {
+      prefetchFooter(executor);
+      if (early == null && tailStart > DATA_START) {
+        early = tail.thenApplyAsync(t -> openRange(DATA_START, tailStart), executor);
+      }
+    }
+    return this;
+  }
+
+  /** Drops the range {@link #prefetch} opened, if no stream took it: the file will not be read after all. */
+  public void abandon() {
+    CompletableFuture<InputStream> e;
+    synchronized (this) {
+      e = early;
+      early = null;
+    }
+    if (e != null) {
+      e.thenAccept(HttpInputFile::closeQuietly);
+    }
+  }
+
+  /**
+   * The range opened ahead, skipped to {@code pos}, when {@code pos} is at most {@link #COALESCE_GAP} into it; else
+   * null (and a range opened ahead is dropped: the reader starts elsewhere).
+   */
+  private InputStream takeEarly(long pos) {
+    CompletableFuture<InputStream> e;
+    synchronized (this) {
+      e = early;
+      early = null;
+    }
+    if (e == null) {
+      return null;
+    }
+    if (pos < DATA_START || pos >= tailStart || pos - DATA_START > COALESCE_GAP) {
+      e.thenAccept(HttpInputFile::closeQuietly);
+      return null;
+    }
+    InputStream in;
+    try {
+      in = e.get();
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      e.thenAccept(HttpInputFile::closeQuietly);
+      return null;
+    } catch (ExecutionException failed) {
+      return null; // opened again by the reader, with its own retries and errors
+    }
+    try {
+      skipFully(in, pos - DATA_START);
+      bytes.addAndGet(pos - DATA_START);
+      return in;
+    } catch (IOException failed) {
+      closeQuietly(in);
+      return null;
+    }
+  }
+
+  private static void closeQuietly(InputStream in) {
+    try {
+      in.close();
+    } catch (IOException ignored) {
+      // dropping the connection
+    }
   }
 
   @Override
@@ -341,19 +419,16 @@ public final class HttpInputFile implements InputFile, PlannedReads {
         if (pos < tailStart && tail != null) {
           end = Math.min(end, tailStart); // the cached tail serves the rest
         }
-        body = openRange(pos, end);
+        InputStream ahead = takeEarly(pos);
+        body = ahead != null ? ahead : openRange(pos, end);
         bodyPos = pos;
-        bodyEnd = end;
+        bodyEnd = ahead != null ? tailStart : end;
       }
     }
 
     private void closeBody() {
       if (body != null) {
-        try {
-          body.close();
-        } catch (IOException ignored) {
-          // dropping the connection
-        }
+        closeQuietly(body);
         body = null;
       }
     }

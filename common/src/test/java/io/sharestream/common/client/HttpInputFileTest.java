@@ -153,6 +153,39 @@ class HttpInputFileTest {
   }
 
   @Test
+  void aPrefetchedFileHasItsFooterAndItsDataRangeOnTheWayBeforeItIsRead() throws Exception {
+    server.faults().storageLatency(Duration.ofMillis(200)); // distant storage: each request waits before answering
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      HttpInputFile in = input(big).prefetch(pool);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (server.requests().count(Endpoint.STORAGE) < 2 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(server.requests().count(Endpoint.STORAGE)).as("the footer and the data asked for ahead")
+          .isEqualTo(2);
+      assertThat(read(in, schema)).isEqualTo(20_000);
+      assertThat(in.requests()).as("the reader took the range opened ahead").isEqualTo(2);
+      assertThat(server.requests().count(Endpoint.STORAGE)).isEqualTo(2);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aRangeOpenedAheadThatTheReaderDoesNotNeedIsDroppedAndTheRightOneAsked() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      HttpInputFile in = input(big).prefetch(pool);
+      StructType lastColumn = new StructType(List.of(schema.field(schema.size() - 1)));
+      assertThat(read(in, lastColumn)).isEqualTo(20_000);
+      assertThat(in.bytesRead()).as("the first columns are not downloaded").isLessThan(big.size() / 2);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void closingTheClientAbortsAReadWaitingForStorageToAnswer() throws Exception {
     server.faults().storageLatency(Duration.ofSeconds(60));
     assertAbortedByClose(input(big));
