@@ -27,7 +27,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -138,7 +137,7 @@ public final class CoreBenchmark {
           System.out.printf("reading, ceiling: %,.0f rows/s of %d columns from local disk (the same 10 files, same "
               + "row reader)%n", local, columns.size());
           Reads r = new Reads();
-          double rowsPerSecond = best(() -> r.read(client, planner, units, columns, null));
+          double rowsPerSecond = best(() -> r.read(client, planner, units, columns, null, false));
           System.out.printf("reading over HTTP, %d of 5 columns: %,.0f rows/s (%.2f of local), %.1f MB/s of Parquet, "
               + "%.1f requests per file, %.1f bytes per row%n", columns.size(), rowsPerSecond, rowsPerSecond / local,
               rowsPerSecond * r.bytesPerRow() / 1e6, r.requestsPerFile(), r.bytesPerRow());
@@ -146,11 +145,14 @@ public final class CoreBenchmark {
         server.faults().storageLatency(Duration.ofMillis(20));
         ExecutorService prefetch = Executors.newFixedThreadPool(4);
         try {
-          for (ExecutorService footers : Arrays.asList(null, prefetch)) {
+          String[] ways = {"", ", next 4 footers prefetched", ", next 4 footers prefetched and data ranges opened"};
+          for (int way = 0; way < ways.length; way++) {
             Reads r = new Reads();
-            double rowsPerSecond = best(() -> r.read(client, planner, units, all, footers));
+            ExecutorService footers = way == 0 ? null : prefetch;
+            boolean data = way == 2;
+            double rowsPerSecond = best(() -> r.read(client, planner, units, all, footers, data));
             System.out.printf("reading with 20 ms per storage request%s: %,.0f rows/s, %.1f requests per file%n",
-                footers == null ? "" : ", next 4 footers prefetched", rowsPerSecond, r.requestsPerFile());
+                ways[way], rowsPerSecond, r.requestsPerFile());
           }
         } finally {
           prefetch.shutdownNow();
@@ -180,8 +182,9 @@ public final class CoreBenchmark {
     long requests;
     long bytes;
 
+    /** With {@code footers}: the next four files' footers prefetched there, and their data ranges when {@code data}. */
     long read(DeltaSharingClient client, SharingStreamPlanner planner, List<WorkUnit> units, StructType schema,
-        ExecutorService footers) {
+        ExecutorService footers, boolean data) {
       files = 0;
       rows = 0;
       requests = 0;
@@ -194,7 +197,11 @@ public final class CoreBenchmark {
       }
       for (int i = 0; i < units.size(); i++) {
         for (int ahead = i; footers != null && ahead < Math.min(units.size(), i + 5); ahead++) {
-          inputs.get(ahead).prefetchFooter(footers);
+          if (data) {
+            inputs.get(ahead).prefetch(footers);
+          } else {
+            inputs.get(ahead).prefetchFooter(footers);
+          }
         }
         try (UnitReader r = UnitReader.open(client, inputs.get(i), units.get(i), urls.get(i), schema,
             ReadSettings.DEFAULT, 0)) {

@@ -44,11 +44,13 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * mvn -q -B package -DskipTests -pl benchmarks -am
  * java -Xmx6g -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) io.sharestream.bench.ScaleBenchmark
  * </pre>
- * (argument {@code tables}, {@code files}, {@code versions}, {@code idle} or {@code million}: that case only; (e)
- * needs the larger heap here: the kit's snapshot of a million files and the core alone's listing are in this JVM;
+ * (argument {@code tables}, {@code files}, {@code versions}, {@code idle} or {@code million}: that case only;
+ * {@code far}: (a)'s runs against a distant server only; (e) needs the larger heap here: the kit's snapshot of a
+ * million files and the core alone's listing are in this JVM;
  * {@code -Dbench.allWorkers=true}: (a) also with an 8 MB producer buffer and in a 512 MiB worker;
  * {@code -Dbench.tasks=N}: (a) with tasks.max=N; {@code -Dbench.inFlight=N}: the connectors' records.in.flight.max;
- * {@code -Dbench.worker=k=v,...}: worker settings for every run, e.g. {@code producer.batch.size=262144}). Beside
+ * {@code -Dbench.worker=k=v,...}: worker settings for every run, e.g. {@code producer.batch.size=262144};
+ * {@code -Dbench.serverLatencyMs=N}: (a)'s last pair of runs against a server N ms away, 0 to skip). Beside
  * each worker run: the CPU of the worker JVM and of this one (broker, kit, consumer), and the requests the kit served.
  */
 public final class ScaleBenchmark {
@@ -83,8 +85,8 @@ public final class ScaleBenchmark {
     ExecutorService footers = Executors.newFixedThreadPool(2);
     EmbeddedConnectCluster kafka = ConnectorBenchmark.cluster(false); // its broker; the workers run apart
     try {
-      if (only.equals("all") || only.equals("tables")) {
-        tables(kafka, dir, footers);
+      if (only.equals("all") || only.equals("tables") || only.equals("far")) {
+        tables(kafka, dir, footers, only.equals("far"));
       }
       if (only.equals("all") || only.equals("files")) {
         files(kafka, dir, footers);
@@ -116,7 +118,8 @@ public final class ScaleBenchmark {
   }
 
   /** (a) 200 tables of 10,000 rows (one file each), one connector, tasks.max=4. */
-  private static void tables(EmbeddedConnectCluster kafka, Path dir, ExecutorService footers) throws Exception {
+  private static void tables(EmbeddedConnectCluster kafka, Path dir, ExecutorService footers, boolean farOnly)
+      throws Exception {
     List<Map<String, Object>> rows = Samples.orders(0, ROWS_PER_TABLE);
     DeltaSharingServer.Builder builder = DeltaSharingServer.builder();
     List<TableRef> refs = new ArrayList<>();
@@ -143,9 +146,13 @@ public final class ScaleBenchmark {
     builder.table("s", "b", "one", one.dir(), true);
     System.out.printf("    (wrote %d tables in %.0f s)%n", TABLES + 1, (System.nanoTime() - t0) / 1e9);
     try (DeltaSharingServer server = builder.start()) {
+      int tasks = Integer.getInteger("bench.tasks", 4);
+      if (farOnly) {
+        farServer(kafka, server, dir, refs, tasks);
+        return;
+      }
       CoreDrain core = CoreDrain.run(client(server), refs, "0", footers, TIME_LIMIT_SECONDS);
       double coreRate = core.rows / core.seconds;
-      int tasks = Integer.getInteger("bench.tasks", 4);
       for (Map<String, String> run : worker(kafka, server, dir, refs, tasks, (long) TABLES * ROWS_PER_TABLE,
           Boolean.getBoolean("bench.allWorkers"), false, true, false)) {
         long records = Long.parseLong(run.get("records"));
@@ -176,7 +183,37 @@ public final class ScaleBenchmark {
             replayOneRate, replayManyRate / replayOneRate, rate / replayManyRate, TABLES, singleRate / replayOneRate);
         heap(replayMany);
         heap(replayOne);
+        farServer(kafka, server, dir, refs, tasks);
       }
+    }
+  }
+
+  /**
+   * (a) again against a server {@code bench.serverLatencyMs} (100 by default, 0: skipped) away: each protocol
+   * request and each download waits that long before its answer, as a provider's server in another region and its
+   * object store do (the local kit answers in a millisecond).
+   */
+  private static void farServer(EmbeddedConnectCluster kafka, DeltaSharingServer server, Path dir,
+      List<TableRef> refs, int tasks) throws Exception {
+    Duration latency = Duration.ofMillis(Integer.getInteger("bench.serverLatencyMs", 100));
+    if (latency.isZero()) {
+      return;
+    }
+    server.faults().apiLatency(latency).storageLatency(latency);
+    try {
+      Map<String, String> many = worker(kafka, server, dir, refs, tasks, (long) TABLES * ROWS_PER_TABLE, false,
+          false, true, false).get(0);
+      Map<String, String> single = worker(kafka, server, dir, List.of(new TableRef("s", "b", "one")), 1,
+          (long) TABLES * ROWS_PER_TABLE, false, false, true, false).get(0);
+      double rate = rate(many, Long.parseLong(many.get("records")));
+      double singleRate = rate(single, Long.parseLong(single.get("records")));
+      System.out.printf("(a) against a server %d ms away: the %d tables over %d tasks %,.0f rows/s (first rows of "
+          + "every table within %.1f s), one table in one task %,.0f rows/s: %.2f of it%n", latency.toMillis(),
+          TABLES, tasks, rate, seconds(many, "allFirstMs"), singleRate, rate / singleRate);
+      heap(many);
+      heap(single);
+    } finally {
+      server.faults().clear();
     }
   }
 
