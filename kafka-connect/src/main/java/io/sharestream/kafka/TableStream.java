@@ -277,6 +277,7 @@ final class TableStream implements AutoCloseable {
   private void finishFile() {
     reader.close();
     reader = null;
+    input.abandon(); // a range opened ahead that no read needed (every row group skipped)
     metrics.filesRead.incrementAndGet();
     metrics.bytesRead.addAndGet(input.bytesRead());
     if (position.compareTo(unit.endPosition()) < 0) {
@@ -361,6 +362,9 @@ final class TableStream implements AutoCloseable {
         LOG.debug("Closing a reader of {}: {}", table, e.toString());
       }
       reader = null;
+    }
+    if (input != null) {
+      input.abandon();
     }
   }
 

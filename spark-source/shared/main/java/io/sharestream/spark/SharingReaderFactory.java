@@ -52,7 +52,7 @@ import org.apache.spark.util.SerializableConfiguration;
  */
 final class SharingReaderFactory implements PartitionReaderFactory {
   private static final long serialVersionUID = 2L;
-  /** Footers fetched ahead of the file being read. */
+  /** Files prefetched ahead of the one being read: their footers, and their data ranges opened. */
   private static final int PREFETCH = 4;
   private static final AtomicInteger THREADS = new AtomicInteger();
   private static final ExecutorService FOOTERS = Executors.newFixedThreadPool(PREFETCH, r -> {
@@ -227,7 +227,7 @@ final class SharingReaderFactory implements PartitionReaderFactory {
           return false;
         }
         for (int ahead = next + 1; ahead < Math.min(units.size(), next + 1 + PREFETCH); ahead++) {
-          inputs.get(ahead).prefetchFooter(FOOTERS);
+          inputs.get(ahead).prefetch(FOOTERS);
         }
         int i = next++;
         WorkUnit u = units.get(i);
@@ -294,6 +294,7 @@ final class SharingReaderFactory implements PartitionReaderFactory {
     /** Drops file {@code i} from the registry and this loop, once. */
     private void release(int i) {
       if (keys.get(i) != null) {
+        inputs.get(i).abandon(); // a range opened ahead and not read (the file had nothing to read, or the task ends)
         FileRegistry.release(keys.get(i));
         keys.set(i, null);
         inputs.set(i, null);
