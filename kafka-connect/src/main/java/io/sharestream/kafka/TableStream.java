@@ -109,7 +109,7 @@ final class TableStream implements AutoCloseable {
 
   /**
    * Connects to the table, settles where it starts (the stored offset, checked against the table's id, else the
-   * starting options) and plans its first files, fetching the first one's footer on {@code footers}: what a task
+   * starting options) and plans its first files, prefetching the first one on {@code footers}: what a task
    * runs in the background ahead of the table's turn, while it reads other tables. Nothing else touches the table
    * until this returns; {@link #close()} waits for it.
    */

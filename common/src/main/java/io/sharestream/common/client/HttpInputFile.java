@@ -338,6 +338,8 @@ public final class HttpInputFile implements InputFile, PlannedReads {
     private InputStream body;
     private long bodyPos;
     private long bodyEnd;
+    /** Whether the open body is a range opened ahead not yet read from (storage may have dropped it meanwhile). */
+    private boolean bodyUnread;
 
     @Override
     public long getPos() {
@@ -396,13 +398,15 @@ public final class HttpInputFile implements InputFile, PlannedReads {
           pos += n;
           bodyPos += n;
           bytes.addAndGet(n);
+          bodyUnread = false;
           if (bodyPos >= bodyEnd) {
             closeBody();
           }
           return n;
         } catch (IOException e) {
+          boolean stale = bodyUnread; // a range opened ahead that storage dropped while it waited: not a retry
           closeBody(); // reopen at the same position: the range request carries its own retries
-          if (e instanceof InterruptedIOException || attempt >= settings.retry().maxAttempts()) {
+          if (e instanceof InterruptedIOException || (!stale && attempt >= settings.retry().maxAttempts())) {
             throw e;
           }
         }
@@ -423,6 +427,7 @@ public final class HttpInputFile implements InputFile, PlannedReads {
         body = ahead != null ? ahead : openRange(pos, end);
         bodyPos = pos;
         bodyEnd = ahead != null ? tailStart : end;
+        bodyUnread = ahead != null;
       }
     }
 
