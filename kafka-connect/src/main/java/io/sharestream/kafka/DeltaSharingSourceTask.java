@@ -285,6 +285,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
     if (start == null) {
       return s.started();
     }
+    Throwable failure = null;
     try {
       start.get(slowStarts.contains(s) ? 0 : Math.max(0, deadline - clock.millis()), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
@@ -294,13 +295,14 @@ public final class DeltaSharingSourceTask extends SourceTask {
       Thread.currentThread().interrupt();
       throw new CancelledException("The task is stopping.");
     } catch (ExecutionException e) {
-      starts.remove(s);
-      slowStarts.remove(s);
-      throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause()
-          : new ConnectException("Starting " + s.table() + " failed: " + e.getCause(), e.getCause());
+      failure = e.getCause();
     }
     starts.remove(s);
     slowStarts.remove(s);
+    if (failure != null) {
+      throw failure instanceof RuntimeException ? (RuntimeException) failure
+          : new ConnectException("Starting " + s.table() + " failed: " + failure, failure);
+    }
     return true;
   }
 

@@ -176,10 +176,6 @@ class TaskLifecycleTest {
     }
   }
 
-  /**
-   * A poll reads four tables' files at once, a share of its records each, so that produce requests carry several
-   * topics; the files it leaves open are the next poll's first, so no fifth table starts while four are open.
-   */
   /** Six tables of one 10-row file each, {@code s.sc.t1} to {@code s.sc.t6}, all in the task's config. */
   private void serveSixTables() throws Exception {
     DeltaSharingServer.Builder six = DeltaSharingServer.builder();
@@ -210,6 +206,10 @@ class TaskLifecycleTest {
     }
   }
 
+  /**
+   * A poll reads four tables' files at once, a share of its records each, so that produce requests carry several
+   * topics; the files it leaves open are the next poll's first, so no fifth table starts while four are open.
+   */
   @Test
   void aPollReadsFourTablesFilesInTurnsAndFinishesThemBeforeOpeningMore() throws Exception {
     serveSixTables();
@@ -261,27 +261,31 @@ class TaskLifecycleTest {
     ExecutorService poller = Executors.newSingleThreadExecutor();
     try {
       Map<String, Integer> rows = new HashMap<>();
-      for (int i = 0; i < 100 && rows.getOrDefault("t", 0) < 50; i++) {
-        // each poll bounded here: a task that starts its tables one after the other hangs in the first for good
-        List<SourceRecord> batch = poller.submit(task::poll).get(10, TimeUnit.SECONDS);
-        if (batch != null) {
-          batch.forEach(r -> rows.merge(r.topic().endsWith("slow") ? "slow" : "t", 1, Integer::sum));
-        }
-      }
+      pollUntil(task, poller, rows, "t", 50);
       assertThat(held.getCount()).as("s.sc.slow's metadata answer is held").isZero();
       assertThat(rows).as("s.sc.t read whole meanwhile").isEqualTo(Map.of("t", 50));
       release.countDown();
-      for (int i = 0; i < 100 && rows.getOrDefault("slow", 0) < 10; i++) {
-        List<SourceRecord> batch = poller.submit(task::poll).get(10, TimeUnit.SECONDS);
-        if (batch != null) {
-          batch.forEach(r -> rows.merge(r.topic().endsWith("slow") ? "slow" : "t", 1, Integer::sum));
-        }
-      }
+      pollUntil(task, poller, rows, "slow", 10);
       assertThat(rows).as("and s.sc.slow once its start ends").isEqualTo(Map.of("t", 50, "slow", 10));
     } finally {
       release.countDown();
       task.stop();
       poller.shutdownNow();
+    }
+  }
+
+  /**
+   * Polls on {@code poller}, each poll bounded (a task that starts its tables one after the other hangs in a held
+   * start for good), up to 100 polls or until {@code rows} (counted by table: {@code slow} or {@code t}) holds
+   * {@code n} rows of {@code table}.
+   */
+  private static void pollUntil(DeltaSharingSourceTask task, ExecutorService poller, Map<String, Integer> rows,
+      String table, int n) throws Exception {
+    for (int i = 0; i < 100 && rows.getOrDefault(table, 0) < n; i++) {
+      List<SourceRecord> batch = poller.submit(task::poll).get(10, TimeUnit.SECONDS);
+      if (batch != null) {
+        batch.forEach(r -> rows.merge(r.topic().endsWith("slow") ? "slow" : "t", 1, Integer::sum));
+      }
     }
   }
 

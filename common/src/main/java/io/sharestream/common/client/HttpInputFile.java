@@ -115,11 +115,18 @@ public final class HttpInputFile implements InputFile, PlannedReads {
 
   /** Drops the range {@link #prefetch} opened, if no stream took it: the file will not be read after all. */
   public void abandon() {
-    CompletableFuture<InputStream> e;
-    synchronized (this) {
-      e = early;
-      early = null;
-    }
+    drop(claimEarly());
+  }
+
+  /** The range opened ahead, now no other stream's to take (null if none). */
+  private synchronized CompletableFuture<InputStream> claimEarly() {
+    CompletableFuture<InputStream> e = early;
+    early = null;
+    return e;
+  }
+
+  /** Closes the range opened ahead once it is open (or at once if it is). */
+  private static void drop(CompletableFuture<InputStream> e) {
     if (e != null) {
       e.thenAccept(HttpInputFile::closeQuietly);
     }
@@ -130,16 +137,12 @@ public final class HttpInputFile implements InputFile, PlannedReads {
    * null (and a range opened ahead is dropped: the reader starts elsewhere).
    */
   private InputStream takeEarly(long pos) {
-    CompletableFuture<InputStream> e;
-    synchronized (this) {
-      e = early;
-      early = null;
-    }
+    CompletableFuture<InputStream> e = claimEarly();
     if (e == null) {
       return null;
     }
     if (pos < DATA_START || pos >= tailStart || pos - DATA_START > COALESCE_GAP) {
-      e.thenAccept(HttpInputFile::closeQuietly);
+      drop(e);
       return null;
     }
     InputStream in;
@@ -147,7 +150,7 @@ public final class HttpInputFile implements InputFile, PlannedReads {
       in = e.get();
     } catch (InterruptedException ie) {
       Thread.currentThread().interrupt();
-      e.thenAccept(HttpInputFile::closeQuietly);
+      drop(e);
       return null;
     } catch (ExecutionException failed) {
       return null; // opened again by the reader, with its own retries and errors
