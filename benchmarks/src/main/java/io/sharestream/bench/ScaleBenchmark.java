@@ -48,6 +48,7 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * {@code far}: (a)'s runs against a distant server only; (e) needs the larger heap here: the kit's snapshot of a
  * million files and the core alone's listing are in this JVM;
  * {@code -Dbench.allWorkers=true}: (a) also with an 8 MB producer buffer and in a 512 MiB worker;
+ * {@code -Dbench.rounds=N}: (a)'s two cases N times each, taking turns (3; medians printed);
  * {@code -Dbench.tasks=N}: (a) with tasks.max=N; {@code -Dbench.inFlight=N}: the connectors' records.in.flight.max;
  * {@code -Dbench.worker=k=v,...}: worker settings for every run, e.g. {@code producer.batch.size=262144};
  * {@code -Dbench.serverLatencyMs=N}: (a)'s last pair of runs against a server N ms away, 0 to skip). Beside
@@ -153,39 +154,64 @@ public final class ScaleBenchmark {
       }
       CoreDrain core = CoreDrain.run(client(server), refs, "0", footers, TIME_LIMIT_SECONDS);
       double coreRate = core.rows / core.seconds;
-      for (Map<String, String> run : worker(kafka, server, dir, refs, tasks, (long) TABLES * ROWS_PER_TABLE,
-          Boolean.getBoolean("bench.allWorkers"), false, true, false)) {
-        long records = Long.parseLong(run.get("records"));
-        double rate = rate(run, records);
-        System.out.printf("(a) %d tables of %,d rows, one connector, tasks.max=%d (%s): first rows of every table "
-            + "within %.1f s (the first table's after %.1f s); %,d rows in %.1f s: %,.0f rows/s; the core alone, "
-            + "the same tables one after the other without Kafka: %,.0f rows/s; ratio %.2f%n", TABLES, ROWS_PER_TABLE,
-            tasks, run.get("setting"), seconds(run, "allFirstMs"), seconds(run, "firstMs"), records,
-            seconds(run, "doneMs"), rate, coreRate, rate / coreRate);
-        heap(run);
-        Map<String, String> single = worker(kafka, server, dir, List.of(new TableRef("s", "b", "one")), 1,
-            (long) TABLES * ROWS_PER_TABLE, false, false, true, false).get(0);
+      TableRef oneRef = new TableRef("s", "b", "one");
+      long records = (long) TABLES * ROWS_PER_TABLE;
+      // the two cases take turns, so that this machine's drifts fall on both; the medians are the figures
+      int rounds = Integer.getInteger("bench.rounds", 3);
+      List<Double> manyRates = new ArrayList<>();
+      List<Double> singleRates = new ArrayList<>();
+      List<Double> ratios = new ArrayList<>();
+      for (int round = 1; round <= rounds; round++) {
+        for (Map<String, String> run : worker(kafka, server, dir, refs, tasks, records,
+            Boolean.getBoolean("bench.allWorkers"), false, true, false)) {
+          double rate = rate(run, Long.parseLong(run.get("records")));
+          System.out.printf("(a) round %d: %d tables of %,d rows, one connector, tasks.max=%d (%s): first rows of "
+              + "every table within %.1f s (the first table's after %.1f s); %s rows in %.1f s: %,.0f rows/s; the "
+              + "core alone, the same tables one after the other without Kafka: %,.0f rows/s; ratio %.2f%n", round,
+              TABLES, ROWS_PER_TABLE, tasks, run.get("setting"), seconds(run, "allFirstMs"), seconds(run, "firstMs"),
+              run.get("records"), seconds(run, "doneMs"), rate, coreRate, rate / coreRate);
+          heap(run);
+          if (manyRates.size() < round) {
+            manyRates.add(rate);
+          }
+        }
+        Map<String, String> single = worker(kafka, server, dir, List.of(oneRef), 1, records, false, false, true,
+            false).get(0);
         double singleRate = rate(single, Long.parseLong(single.get("records")));
-        System.out.printf("(a) the same rows as one table (%d files) in one task (%s): %,.0f rows/s; the %d tables "
-            + "over %d tasks at %.2f of it (goal 0.80)%n", TABLES, single.get("setting"), singleRate, TABLES, tasks,
-            rate / singleRate);
+        singleRates.add(singleRate);
+        ratios.add(manyRates.get(round - 1) / singleRate);
+        System.out.printf("(a) round %d: the same rows as one table (%d files) in one task (%s): %,.0f rows/s; the %d "
+            + "tables over %d tasks at %.2f of it%n", round, TABLES, single.get("setting"), singleRate, TABLES, tasks,
+            ratios.get(round - 1));
         heap(single);
-        // Connect's own part: the worker replaying records the task made, to the 200 topics and to one
-        Map<String, String> replayMany = worker(kafka, server, dir, refs, tasks, (long) TABLES * ROWS_PER_TABLE,
-            false, false, true, true).get(0);
-        Map<String, String> replayOne = worker(kafka, server, dir, List.of(new TableRef("s", "b", "one")), 1,
-            (long) TABLES * ROWS_PER_TABLE, false, false, true, true).get(0);
-        double replayManyRate = rate(replayMany, Long.parseLong(replayMany.get("records")));
-        double replayOneRate = rate(replayOne, Long.parseLong(replayOne.get("records")));
-        System.out.printf("(a) Connect alone (the worker replaying records the task made, no Delta Sharing): to the %d "
-            + "topics over %d tasks %,.0f rows/s, to one topic in one task %,.0f rows/s: %.2f of it; the connector: "
-            + "%.2f of Connect alone over the %d tables, %.2f on one table%n", TABLES, tasks, replayManyRate,
-            replayOneRate, replayManyRate / replayOneRate, rate / replayManyRate, TABLES, singleRate / replayOneRate);
-        heap(replayMany);
-        heap(replayOne);
-        farServer(kafka, server, dir, refs, tasks);
       }
+      System.out.printf("(a) over %d rounds, medians: the %d tables over %d tasks %,.0f rows/s, one table in one task "
+          + "%,.0f rows/s; ratio per round %s, median %.2f (goal 0.80)%n", rounds, TABLES, tasks, median(manyRates),
+          median(singleRates), ratios.stream().map(r -> String.format("%.2f", r)).collect(Collectors.toList()),
+          median(ratios));
+      // Connect's own part: the worker replaying records the task made, to the 200 topics and to one
+      Map<String, String> replayMany = worker(kafka, server, dir, refs, tasks, records, false, false, true, true)
+          .get(0);
+      Map<String, String> replayOne = worker(kafka, server, dir, List.of(oneRef), 1, records, false, false, true,
+          true).get(0);
+      double replayManyRate = rate(replayMany, Long.parseLong(replayMany.get("records")));
+      double replayOneRate = rate(replayOne, Long.parseLong(replayOne.get("records")));
+      System.out.printf("(a) Connect alone (the worker replaying records the task made, no Delta Sharing): to the %d "
+          + "topics over %d tasks %,.0f rows/s, to one topic in one task %,.0f rows/s: %.2f of it; the connector's "
+          + "medians: %.2f of Connect alone over the %d tables, %.2f on one table%n", TABLES, tasks, replayManyRate,
+          replayOneRate, replayManyRate / replayOneRate, median(manyRates) / replayManyRate, TABLES,
+          median(singleRates) / replayOneRate);
+      heap(replayMany);
+      heap(replayOne);
+      farServer(kafka, server, dir, refs, tasks);
     }
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
   /**

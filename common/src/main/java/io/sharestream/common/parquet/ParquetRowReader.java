@@ -18,7 +18,6 @@ import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.ParquetReadOptions;
-import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -36,9 +35,8 @@ import org.apache.parquet.schema.Type;
  * Reads the rows of one data or change data file as {@link Row}s of a read schema: file columns are matched by name,
  * or by column id / physical name under column mapping (columns the file lacks read as null, as after an added
  * column), partition columns come from the file's partition values; a {@link RowSelection} leaves out deleted rows.
- * Row groups are read one at a time: up to {@link #STREAMED_ROW_GROUP_BYTES} of column chunks by Parquet's reader
- * (all chunks in memory), bigger ones page by page ({@link StreamedRowGroup}), so memory is bounded
- * whatever the file. Starting at row N skips whole row groups without reading their pages, then decodes and drops
+ * Row groups are read one at a time ({@link RowGroupPages}): up to {@link #STREAMED_ROW_GROUP_BYTES} of column
+ * chunks at once, bigger ones page by page, so memory is bounded whatever the file. Starting at row N skips whole row groups without reading their pages, then decodes and drops
  * the rest of the skip inside the first row group read. Before each row group, an input that takes
  * {@link PlannedReads} hears which column chunks come next. Old dates and timestamps are decoded as Spark 3.1
  * decodes them ({@link ReadSettings}).
@@ -57,7 +55,7 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
 
   private final ParquetReadOptions options = HadoopReadOptions.builder(HADOOP).build();
   private final long streamAbove;
-  private StreamedRowGroup streamed;
+  private RowGroupPages pages;
   private final StructType readSchema;
   private final MessageType requested;
   private final MessageColumnIO columnIO;
@@ -196,7 +194,7 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   private Row advanceRecord() throws IOException {
     List<BlockMetaData> groups = reader.getRowGroups();
     while (rowsLeftInGroup == 0) {
-      closeStreamed();
+      closePages();
       if (group >= groups.size()) {
         return null;
       }
@@ -207,20 +205,18 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
         group++;
         continue;
       }
-      List<long[]> ranges = StreamedRowGroup.ranges(g, requested.getColumns());
+      List<long[]> ranges = RowGroupPages.ranges(g, requested.getColumns());
       long bytes = 0;
       for (long[] r : ranges) {
         bytes += r[1] - r[0];
       }
-      PageReadStore pages;
+      reader.skipNextRowGroup(); // its pages are read here, not by Parquet's reader
       if (bytes > streamAbove) {
         announce(ranges, false);
-        reader.skipNextRowGroup();
-        streamed = new StreamedRowGroup(input, file, g, options.getCodecFactory());
-        pages = streamed;
+        pages = RowGroupPages.streamed(input, file, g, options.getCodecFactory());
       } else {
         announce(ranges, true);
-        pages = reader.readNextRowGroup();
+        pages = RowGroupPages.loaded(input, file, g, requested.getColumns(), options.getCodecFactory());
       }
       group++;
       rowsLeftInGroup = pages.getRowCount();
@@ -238,10 +234,10 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
     }
   }
 
-  private void closeStreamed() {
-    if (streamed != null) {
-      streamed.close();
-      streamed = null;
+  private void closePages() {
+    if (pages != null) {
+      pages.close();
+      pages = null;
     }
   }
 
@@ -283,7 +279,7 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
 
   @Override
   public void close() {
-    closeStreamed();
+    closePages();
     try {
       reader.close();
     } catch (IOException e) {

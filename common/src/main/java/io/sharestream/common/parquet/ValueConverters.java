@@ -210,11 +210,17 @@ final class ValueConverters {
     return ntz ? LocalDateTime.ofInstant(t, ZoneOffset.UTC) : t;
   }
 
-  /** Binary-backed values, decoding each dictionary entry once. */
+  /**
+   * Binary-backed values. A small dictionary's entries are decoded once each, up front, and shared by the rows that
+   * use them; a large one's ({@link #DECODED_AHEAD} entries or more: mostly distinct values) as rows use them, so
+   * that a file read over several polls does not hold every value of its dictionary decoded beside its pages.
+   */
   static final class DictionaryAware<T> extends PrimitiveConverter {
+    static final int DECODED_AHEAD = 1024;
     private final Consumer<Object> sink;
     private final java.util.function.Function<Binary, T> decode;
-    private Object[] dictionary;
+    private Object[] decoded;
+    private Dictionary dictionary;
 
     DictionaryAware(Consumer<Object> sink, java.util.function.Function<Binary, T> decode) {
       this.sink = sink;
@@ -228,15 +234,19 @@ final class ValueConverters {
 
     @Override
     public void setDictionary(Dictionary d) {
-      dictionary = new Object[d.getMaxId() + 1];
-      for (int i = 0; i <= d.getMaxId(); i++) {
-        dictionary[i] = decode.apply(d.decodeToBinary(i));
+      dictionary = d;
+      decoded = null;
+      if (d.getMaxId() < DECODED_AHEAD) {
+        decoded = new Object[d.getMaxId() + 1];
+        for (int i = 0; i <= d.getMaxId(); i++) {
+          decoded[i] = decode.apply(d.decodeToBinary(i));
+        }
       }
     }
 
     @Override
     public void addValueFromDictionary(int id) {
-      Object v = dictionary[id];
+      Object v = decoded != null ? decoded[id] : decode.apply(dictionary.decodeToBinary(id));
       sink.accept(v instanceof byte[] ? ((byte[]) v).clone() : v);
     }
 

@@ -1,6 +1,7 @@
 package io.sharestream.common.parquet;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
@@ -36,12 +37,14 @@ import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.PrimitiveType;
 
 /**
- * A row group whose pages are read as its rows are: each column chunk through a stream of its own, one page of each
- * column in memory at a time. Parquet's own reader holds all the column chunks of a row group at once, which for
- * the 128 MB row groups of big files is more heap than a task should need; here memory follows the page size,
- * whatever the row group or file size.
+ * The pages of a row group's column chunks, decompressed as its rows are read, each column's bytes dropped once its
+ * last page is. Two ways in: {@link #streamed} reads each column chunk through a stream of its own, one page of each
+ * column in memory at a time, for the 128 MB row groups of big files (Parquet's own reader would hold all their
+ * chunks); {@link #loaded} reads the chunks at once through one stream, for small row groups, where Parquet's own
+ * reader would keep every chunk's compressed bytes until the group's end, beside the pages decompressed from them: a
+ * file a task reads over several polls (many tables' files open at once) then held a third more heap.
  */
-final class StreamedRowGroup implements PageReadStore, Closeable {
+final class RowGroupPages implements PageReadStore, Closeable {
   private static final ParquetMetadataConverter METADATA = new ParquetMetadataConverter();
   private static final int STREAM_BUFFER = 64 * 1024;
 
@@ -50,9 +53,11 @@ final class StreamedRowGroup implements PageReadStore, Closeable {
   private final long rowCount;
   private final CompressionCodecFactory codecs;
   private final Map<ColumnPath, ColumnChunkMetaData> chunks = new HashMap<>();
+  /** {@link #loaded}: each read column chunk's bytes, until its pages are read. */
+  private final Map<ColumnPath, byte[]> loaded = new HashMap<>();
   private final List<ChunkPages> open = new ArrayList<>();
 
-  StreamedRowGroup(InputFile input, String file, BlockMetaData group, CompressionCodecFactory codecs) {
+  private RowGroupPages(InputFile input, String file, BlockMetaData group, CompressionCodecFactory codecs) {
     this.input = input;
     this.file = file;
     this.rowCount = group.getRowCount();
@@ -62,7 +67,35 @@ final class StreamedRowGroup implements PageReadStore, Closeable {
     }
   }
 
-  /** The byte ranges of the chunks of {@code columns}: what this row group will read, each by its own stream. */
+  /** The row group, each column chunk read through a stream of its own as its pages are. */
+  static RowGroupPages streamed(InputFile input, String file, BlockMetaData group, CompressionCodecFactory codecs) {
+    return new RowGroupPages(input, file, group, codecs);
+  }
+
+  /** The row group, the chunks of {@code columns} read now, in file order, through one stream. */
+  static RowGroupPages loaded(InputFile input, String file, BlockMetaData group, List<ColumnDescriptor> columns,
+      CompressionCodecFactory codecs) throws IOException {
+    RowGroupPages pages = new RowGroupPages(input, file, group, codecs);
+    List<ColumnChunkMetaData> wanted = new ArrayList<>();
+    for (ColumnDescriptor d : columns) {
+      ColumnChunkMetaData c = pages.chunks.get(ColumnPath.get(d.getPath()));
+      if (c != null) {
+        wanted.add(c);
+      }
+    }
+    wanted.sort((a, b) -> Long.compare(a.getStartingPos(), b.getStartingPos()));
+    try (SeekableInputStream in = input.newStream()) {
+      for (ColumnChunkMetaData c : wanted) {
+        byte[] bytes = new byte[Math.toIntExact(c.getTotalSize())];
+        in.seek(c.getStartingPos());
+        in.readFully(bytes);
+        pages.loaded.put(c.getPath(), bytes);
+      }
+    }
+    return pages;
+  }
+
+  /** The byte ranges of the chunks of {@code columns}: what this row group will read. */
   static List<long[]> ranges(BlockMetaData group, List<ColumnDescriptor> columns) {
     Map<ColumnPath, ColumnChunkMetaData> byPath = new HashMap<>();
     for (ColumnChunkMetaData c : group.getColumns()) {
@@ -85,7 +118,7 @@ final class StreamedRowGroup implements PageReadStore, Closeable {
       throw new IllegalArgumentException("file " + file + " has no column " + String.join(".", column.getPath()));
     }
     try {
-      ChunkPages pages = new ChunkPages(chunk, column.getPrimitiveType());
+      ChunkPages pages = new ChunkPages(chunk, column.getPrimitiveType(), loaded.remove(chunk.getPath()));
       open.add(pages);
       return pages;
     } catch (IOException e) {
@@ -106,26 +139,33 @@ final class StreamedRowGroup implements PageReadStore, Closeable {
     open.clear();
   }
 
-  /** The pages of one column chunk, read one after the other from the chunk's stream. */
+  /**
+   * The pages of one column chunk, read one after the other from its bytes (loaded) or from a stream of its own,
+   * either dropped once the last page is read.
+   */
   private final class ChunkPages implements PageReader {
     private final ColumnChunkMetaData chunk;
     private final PrimitiveType type;
-    private final SeekableInputStream stream;
-    private final InputStream in;
     private final CompressionCodecFactory.BytesInputDecompressor decompressor;
+    private SeekableInputStream stream;
+    private InputStream in;
     private long valuesLeft;
     private long bytesLeft;
     private PageHeader pending;
 
-    ChunkPages(ColumnChunkMetaData chunk, PrimitiveType type) throws IOException {
+    ChunkPages(ColumnChunkMetaData chunk, PrimitiveType type, byte[] loaded) throws IOException {
       this.chunk = chunk;
       this.type = type;
       this.valuesLeft = chunk.getValueCount();
       this.bytesLeft = chunk.getTotalSize();
       this.decompressor = codecs.getDecompressor(chunk.getCodec());
-      this.stream = input.newStream();
-      stream.seek(chunk.getStartingPos());
-      this.in = new BufferedInputStream(stream, (int) Math.min(STREAM_BUFFER, Math.max(1, bytesLeft)));
+      if (loaded != null) {
+        this.in = new ByteArrayInputStream(loaded);
+      } else {
+        this.stream = input.newStream();
+        stream.seek(chunk.getStartingPos());
+        this.in = new BufferedInputStream(stream, (int) Math.min(STREAM_BUFFER, Math.max(1, bytesLeft)));
+      }
     }
 
     @Override
@@ -163,6 +203,7 @@ final class StreamedRowGroup implements PageReadStore, Closeable {
             DataPageHeader d = h.getData_page_header();
             valuesLeft -= d.getNum_values();
             BytesInput bytes = decompress(read(h.getCompressed_page_size()), h.getUncompressed_page_size());
+            releaseAfterLastPage();
             return new DataPageV1(bytes, d.getNum_values(), h.getUncompressed_page_size(), noStatistics(),
                 METADATA.getEncoding(d.getRepetition_level_encoding()),
                 METADATA.getEncoding(d.getDefinition_level_encoding()), METADATA.getEncoding(d.getEncoding()));
@@ -177,6 +218,7 @@ final class StreamedRowGroup implements PageReadStore, Closeable {
             if (!d.isSetIs_compressed() || d.isIs_compressed()) {
               data = decompress(data, h.getUncompressed_page_size() - levels);
             }
+            releaseAfterLastPage();
             Encoding encoding = METADATA.getEncoding(d.getEncoding());
             return DataPageV2.uncompressed(d.getNum_rows(), d.getNum_nulls(), d.getNum_values(), repetition,
                 definition, encoding, data, noStatistics());
@@ -239,11 +281,22 @@ final class StreamedRowGroup implements PageReadStore, Closeable {
           + e.getMessage(), e);
     }
 
+    /** Once every value is read, the chunk's bytes or stream (and its buffer) are let go at once. */
+    private void releaseAfterLastPage() {
+      if (valuesLeft <= 0) {
+        close();
+      }
+    }
+
     void close() {
-      try {
-        stream.close();
-      } catch (IOException e) {
-        // the connection is dropped either way
+      in = null;
+      if (stream != null) {
+        try {
+          stream.close();
+        } catch (IOException e) {
+          // the connection is dropped either way
+        }
+        stream = null;
       }
     }
   }
