@@ -166,10 +166,10 @@ public final class ScaleBenchmark {
             Boolean.getBoolean("bench.allWorkers"), false, true, false)) {
           double rate = rate(run, Long.parseLong(run.get("records")));
           System.out.printf("(a) round %d: %d tables of %,d rows, one connector, tasks.max=%d (%s): first rows of "
-              + "every table within %.1f s (the first table's after %.1f s); %s rows in %.1f s: %,.0f rows/s; the "
+              + "every table within %.1f s (the first table's after %.1f s); %,d rows in %.1f s: %,.0f rows/s; the "
               + "core alone, the same tables one after the other without Kafka: %,.0f rows/s; ratio %.2f%n", round,
               TABLES, ROWS_PER_TABLE, tasks, run.get("setting"), seconds(run, "allFirstMs"), seconds(run, "firstMs"),
-              run.get("records"), seconds(run, "doneMs"), rate, coreRate, rate / coreRate);
+              Long.parseLong(run.get("records")), seconds(run, "doneMs"), rate, coreRate, rate / coreRate);
           heap(run);
           if (manyRates.size() < round) {
             manyRates.add(rate);
