@@ -54,7 +54,7 @@ final class RowGroupPages implements PageReadStore, Closeable {
   private final CompressionCodecFactory codecs;
   private final Map<ColumnPath, ColumnChunkMetaData> chunks = new HashMap<>();
   /** {@link #loaded}: each read column chunk's bytes, until its pages are read. */
-  private final Map<ColumnPath, byte[]> loaded = new HashMap<>();
+  private final Map<ColumnPath, byte[]> chunkBytes = new HashMap<>();
   private final List<ChunkPages> open = new ArrayList<>();
 
   private RowGroupPages(InputFile input, String file, BlockMetaData group, CompressionCodecFactory codecs) {
@@ -76,20 +76,14 @@ final class RowGroupPages implements PageReadStore, Closeable {
   static RowGroupPages loaded(InputFile input, String file, BlockMetaData group, List<ColumnDescriptor> columns,
       CompressionCodecFactory codecs) throws IOException {
     RowGroupPages pages = new RowGroupPages(input, file, group, codecs);
-    List<ColumnChunkMetaData> wanted = new ArrayList<>();
-    for (ColumnDescriptor d : columns) {
-      ColumnChunkMetaData c = pages.chunks.get(ColumnPath.get(d.getPath()));
-      if (c != null) {
-        wanted.add(c);
-      }
-    }
+    List<ColumnChunkMetaData> wanted = chunks(group, columns);
     wanted.sort((a, b) -> Long.compare(a.getStartingPos(), b.getStartingPos()));
     try (SeekableInputStream in = input.newStream()) {
       for (ColumnChunkMetaData c : wanted) {
         byte[] bytes = new byte[Math.toIntExact(c.getTotalSize())];
         in.seek(c.getStartingPos());
         in.readFully(bytes);
-        pages.loaded.put(c.getPath(), bytes);
+        pages.chunkBytes.put(c.getPath(), bytes);
       }
     }
     return pages;
@@ -97,15 +91,24 @@ final class RowGroupPages implements PageReadStore, Closeable {
 
   /** The byte ranges of the chunks of {@code columns}: what this row group will read. */
   static List<long[]> ranges(BlockMetaData group, List<ColumnDescriptor> columns) {
+    List<long[]> out = new ArrayList<>();
+    for (ColumnChunkMetaData c : chunks(group, columns)) {
+      out.add(new long[] {c.getStartingPos(), c.getStartingPos() + c.getTotalSize()});
+    }
+    return out;
+  }
+
+  /** The chunks of {@code columns} the row group has, in the order of {@code columns}. */
+  private static List<ColumnChunkMetaData> chunks(BlockMetaData group, List<ColumnDescriptor> columns) {
     Map<ColumnPath, ColumnChunkMetaData> byPath = new HashMap<>();
     for (ColumnChunkMetaData c : group.getColumns()) {
       byPath.put(c.getPath(), c);
     }
-    List<long[]> out = new ArrayList<>();
+    List<ColumnChunkMetaData> out = new ArrayList<>();
     for (ColumnDescriptor d : columns) {
       ColumnChunkMetaData c = byPath.get(ColumnPath.get(d.getPath()));
       if (c != null) {
-        out.add(new long[] {c.getStartingPos(), c.getStartingPos() + c.getTotalSize()});
+        out.add(c);
       }
     }
     return out;
@@ -118,7 +121,7 @@ final class RowGroupPages implements PageReadStore, Closeable {
       throw new IllegalArgumentException("file " + file + " has no column " + String.join(".", column.getPath()));
     }
     try {
-      ChunkPages pages = new ChunkPages(chunk, column.getPrimitiveType(), loaded.remove(chunk.getPath()));
+      ChunkPages pages = new ChunkPages(chunk, column.getPrimitiveType(), chunkBytes.remove(chunk.getPath()));
       open.add(pages);
       return pages;
     } catch (IOException e) {
@@ -153,14 +156,14 @@ final class RowGroupPages implements PageReadStore, Closeable {
     private long bytesLeft;
     private PageHeader pending;
 
-    ChunkPages(ColumnChunkMetaData chunk, PrimitiveType type, byte[] loaded) throws IOException {
+    ChunkPages(ColumnChunkMetaData chunk, PrimitiveType type, byte[] bytes) throws IOException {
       this.chunk = chunk;
       this.type = type;
       this.valuesLeft = chunk.getValueCount();
       this.bytesLeft = chunk.getTotalSize();
       this.decompressor = codecs.getDecompressor(chunk.getCodec());
-      if (loaded != null) {
-        this.in = new ByteArrayInputStream(loaded);
+      if (bytes != null) {
+        this.in = new ByteArrayInputStream(bytes);
       } else {
         this.stream = input.newStream();
         stream.seek(chunk.getStartingPos());
