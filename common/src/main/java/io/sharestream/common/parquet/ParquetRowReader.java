@@ -195,7 +195,10 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   private Row advanceRecord() throws IOException {
     List<BlockMetaData> groups = reader.getRowGroups();
     while (rowsLeftInGroup == 0) {
-      closePages();
+      if (pages != null) { // every row of the group read: its pages can serve another
+        pages.finish();
+        pages = null;
+      }
       if (group >= groups.size()) {
         return null;
       }

@@ -134,10 +134,22 @@ final class RowGroupPages implements PageReadStore, Closeable {
     return rowCount;
   }
 
+  /**
+   * Every row read (by the thread that read them): the streams are closed and the pages' arrays handed back to
+   * {@link PageBuffers}.
+   */
+  void finish() {
+    for (ChunkPages p : open) {
+      p.finish();
+    }
+    open.clear();
+  }
+
+  /** Closed before its end, from any thread: the streams are closed, the pages' arrays left to the collector. */
   @Override
   public void close() {
     for (ChunkPages p : open) {
-      p.close();
+      p.dropSource();
     }
     open.clear();
   }
@@ -152,6 +164,9 @@ final class RowGroupPages implements PageReadStore, Closeable {
     private final CompressionCodecFactory.BytesInputDecompressor decompressor;
     private SeekableInputStream stream;
     private InputStream in;
+    /** The arrays of the dictionary and of the data page being read, from {@link PageBuffers}. */
+    private byte[] dictionary;
+    private byte[] page;
     private long valuesLeft;
     private long bytesLeft;
     private PageHeader pending;
@@ -180,7 +195,8 @@ final class RowGroupPages implements PageReadStore, Closeable {
         }
         pending = null;
         DictionaryPageHeader d = h.getDictionary_page_header();
-        BytesInput bytes = decompress(read(h.getCompressed_page_size()), h.getUncompressed_page_size());
+        dictionary = decompressed(read(h.getCompressed_page_size()), h.getUncompressed_page_size());
+        BytesInput bytes = BytesInput.from(dictionary, 0, h.getUncompressed_page_size());
         return new DictionaryPage(bytes, h.getUncompressed_page_size(), d.getNum_values(),
             METADATA.getEncoding(d.getEncoding()));
       } catch (IOException e) {
@@ -196,6 +212,8 @@ final class RowGroupPages implements PageReadStore, Closeable {
     @Override
     public DataPage readPage() {
       try {
+        PageBuffers.give(page); // the column reader asks for a page once it has read the last one's values
+        page = null;
         while (valuesLeft > 0) {
           PageHeader h = header();
           if (h == null) {
@@ -205,8 +223,9 @@ final class RowGroupPages implements PageReadStore, Closeable {
           if (h.getType() == PageType.DATA_PAGE) {
             DataPageHeader d = h.getData_page_header();
             valuesLeft -= d.getNum_values();
-            BytesInput bytes = decompress(read(h.getCompressed_page_size()), h.getUncompressed_page_size());
-            releaseAfterLastPage();
+            page = decompressed(read(h.getCompressed_page_size()), h.getUncompressed_page_size());
+            BytesInput bytes = BytesInput.from(page, 0, h.getUncompressed_page_size());
+            dropSourceAfterLastPage();
             return new DataPageV1(bytes, d.getNum_values(), h.getUncompressed_page_size(), noStatistics(),
                 METADATA.getEncoding(d.getRepetition_level_encoding()),
                 METADATA.getEncoding(d.getDefinition_level_encoding()), METADATA.getEncoding(d.getEncoding()));
@@ -219,9 +238,11 @@ final class RowGroupPages implements PageReadStore, Closeable {
             BytesInput definition = read(d.getDefinition_levels_byte_length());
             BytesInput data = read(h.getCompressed_page_size() - levels);
             if (!d.isSetIs_compressed() || d.isIs_compressed()) {
-              data = decompress(data, h.getUncompressed_page_size() - levels);
+              int size = h.getUncompressed_page_size() - levels;
+              page = decompressed(data, size);
+              data = BytesInput.from(page, 0, size);
             }
-            releaseAfterLastPage();
+            dropSourceAfterLastPage();
             Encoding encoding = METADATA.getEncoding(d.getEncoding());
             return DataPageV2.uncompressed(d.getNum_rows(), d.getNum_nulls(), d.getNum_values(), repetition,
                 definition, encoding, data, noStatistics());
@@ -270,9 +291,23 @@ final class RowGroupPages implements PageReadStore, Closeable {
       bytesLeft -= size;
     }
 
-    /** The page decompressed now, into bytes of its own (the codec's stream is shared by every column). */
-    private BytesInput decompress(BytesInput compressed, int uncompressedSize) throws IOException {
-      return BytesInput.from(decompressor.decompress(compressed, uncompressedSize).toByteArray());
+    /**
+     * The page decompressed now, into an array of {@link PageBuffers} (the codec's stream is shared by every column,
+     * so the page is read out of it at once).
+     */
+    private byte[] decompressed(BytesInput compressed, int uncompressedSize) throws IOException {
+      byte[] out = PageBuffers.take(uncompressedSize);
+      try (InputStream decompressed = decompressor.decompress(compressed, uncompressedSize).toInputStream()) {
+        int done = 0;
+        while (done < uncompressedSize) {
+          int n = decompressed.read(out, done, uncompressedSize - done);
+          if (n < 0) {
+            throw new EOFException("a page decompressed to " + done + " of its " + uncompressedSize + " bytes");
+          }
+          done += n;
+        }
+      }
+      return out;
     }
 
     private Statistics<?> noStatistics() {
@@ -285,13 +320,22 @@ final class RowGroupPages implements PageReadStore, Closeable {
     }
 
     /** Once every value is read, the chunk's bytes or stream (and its buffer) are let go at once. */
-    private void releaseAfterLastPage() {
+    private void dropSourceAfterLastPage() {
       if (valuesLeft <= 0) {
-        close();
+        dropSource();
       }
     }
 
-    void close() {
+    /** The chunk read to its end: its pages' arrays go back to {@link PageBuffers}. */
+    void finish() {
+      dropSource();
+      PageBuffers.give(page);
+      PageBuffers.give(dictionary);
+      page = null;
+      dictionary = null;
+    }
+
+    void dropSource() {
       in = null;
       if (stream != null) {
         try {

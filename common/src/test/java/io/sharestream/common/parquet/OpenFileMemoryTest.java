@@ -88,6 +88,46 @@ class OpenFileMemoryTest {
     assertThat(decodes).hasValue(7);
   }
 
+  @Test
+  void filesReadInTurnsOverSeveralRowGroupsGiveExactRowsWhilePageArraysAreReused() throws Exception {
+    // three files of 20,000 rows in row groups of about 100 KB, read a row of each in turn, as a task reads four
+    // tables: each row group's pages go back to the pool and serve the next while the other files are mid-page
+    List<ParquetRowReader> readers = new ArrayList<>();
+    List<List<java.util.Map<String, Object>>> expected = new ArrayList<>();
+    io.sharestream.common.types.StructType schema = io.sharestream.common.types.SchemaJson.parse(
+        Samples.ORDERS.toSchemaString());
+    for (int f = 0; f < 3; f++) {
+      DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("f" + f), Samples.ORDERS)
+          .rowGroupBytes(100 * 1024).commit();
+      List<java.util.Map<String, Object>> rows = Samples.orders(f * 100_000L, f * 100_000L + 20_000);
+      table.append(rows);
+      expected.add(rows);
+      Path file = table.log().resolve(table.snapshot().files().iterator().next().path);
+      try (ParquetFileReader footer = ParquetFileReader.open(HadoopInputFile.fromPath(
+          new org.apache.hadoop.fs.Path(file.toUri()), new Configuration(false)))) {
+        assertThat(footer.getRowGroups().size()).isGreaterThan(3);
+      }
+      readers.add(ParquetRowReader.open(HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()),
+          new Configuration()), "f" + f, schema, List.of(), java.util.Map.of(), ReadSettings.DEFAULT, 0,
+          io.sharestream.common.deletionvectors.RowSelection.ALL));
+    }
+    for (int i = 0; i < 20_000; i++) {
+      for (int f = 0; f < 3; f++) {
+        io.sharestream.common.types.Row r = readers.get(f).next();
+        java.util.Map<String, Object> want = expected.get(f).get(i);
+        assertThat(r.get("id")).isEqualTo(want.get("id"));
+        assertThat(r.get("name")).isEqualTo(want.get("name"));
+        assertThat(r.get("note")).isEqualTo(want.get("note"));
+        assertThat(r.get("at")).isEqualTo(want.get("at"));
+        assertThat(r.get("score")).isEqualTo(want.get("score"));
+      }
+    }
+    for (ParquetRowReader r : readers) {
+      assertThat(r.hasNext()).isFalse();
+      r.close();
+    }
+  }
+
   private static Dictionary dictionary(int size) {
     return new Dictionary(Encoding.PLAIN_DICTIONARY) {
       @Override
