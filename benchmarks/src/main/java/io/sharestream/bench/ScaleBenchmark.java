@@ -162,8 +162,9 @@ public final class ScaleBenchmark {
       List<Double> singleRates = new ArrayList<>();
       List<Double> ratios = new ArrayList<>();
       for (int round = 1; round <= rounds; round++) {
-        for (Map<String, String> run : worker(kafka, server, dir, refs, tasks, records,
-            Boolean.getBoolean("bench.allWorkers"), false, true, false)) {
+        List<Map<String, String>> runs = worker(kafka, server, dir, refs, tasks, records,
+            Boolean.getBoolean("bench.allWorkers"), false, true, false);
+        for (Map<String, String> run : runs) {
           double rate = rate(run, Long.parseLong(run.get("records")));
           System.out.printf("(a) round %d: %d tables of %,d rows, one connector, tasks.max=%d (%s): first rows of "
               + "every table within %.1f s (the first table's after %.1f s); %,d rows in %.1f s: %,.0f rows/s; the "
@@ -171,10 +172,8 @@ public final class ScaleBenchmark {
               TABLES, ROWS_PER_TABLE, tasks, run.get("setting"), seconds(run, "allFirstMs"), seconds(run, "firstMs"),
               Long.parseLong(run.get("records")), seconds(run, "doneMs"), rate, coreRate, rate / coreRate);
           heap(run);
-          if (manyRates.size() < round) {
-            manyRates.add(rate);
-          }
         }
+        manyRates.add(rate(runs.get(0), Long.parseLong(runs.get(0).get("records")))); // the worker's defaults
         Map<String, String> single = worker(kafka, server, dir, List.of(oneRef), 1, records, false, false, true,
             false).get(0);
         double singleRate = rate(single, Long.parseLong(single.get("records")));

@@ -42,7 +42,9 @@ import org.apache.parquet.schema.PrimitiveType;
  * column in memory at a time, for the 128 MB row groups of big files (Parquet's own reader would hold all their
  * chunks); {@link #loaded} reads the chunks at once through one stream, for small row groups, where Parquet's own
  * reader would keep every chunk's compressed bytes until the group's end, beside the pages decompressed from them: a
- * file a task reads over several polls (many tables' files open at once) then held a third more heap.
+ * file a task reads over several polls (many tables' files open at once) then held a third more heap. Pages are
+ * decompressed into arrays of {@link PageBuffers}, handed back when the next page replaces one or the group is
+ * {@linkplain #finish read to its end}; a group {@linkplain #close closed} before then leaves them to the collector.
  */
 final class RowGroupPages implements PageReadStore, Closeable {
   private static final ParquetMetadataConverter METADATA = new ParquetMetadataConverter();

@@ -234,13 +234,15 @@ final class ValueConverters {
 
     @Override
     public void setDictionary(Dictionary d) {
-      dictionary = d;
+      dictionary = null;
       decoded = null;
-      if (d.getMaxId() < DECODED_AHEAD) {
-        decoded = new Object[d.getMaxId() + 1];
-        for (int i = 0; i <= d.getMaxId(); i++) {
-          decoded[i] = decode.apply(d.decodeToBinary(i));
-        }
+      if (d.getMaxId() >= DECODED_AHEAD) {
+        dictionary = d;
+        return;
+      }
+      decoded = new Object[d.getMaxId() + 1];
+      for (int i = 0; i <= d.getMaxId(); i++) {
+        decoded[i] = decode.apply(d.decodeToBinary(i));
       }
     }
 
