@@ -21,6 +21,7 @@ import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.InputFile;
@@ -70,6 +71,7 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   private RecordReader<Row> records;
   private Row next;
   private final RootConverter root;
+  private final Map<ColumnPath, ValueConverters.DictionaryAware<?>> dictionaryReaders;
   private final InputFile input;
   private int group;
 
@@ -113,6 +115,7 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
       this.columnIO = new ColumnIOFactory(meta.getCreatedBy()).getColumnIO(requested, fileSchema, true);
       CalendarRebase calendar = CalendarRebase.forFile(meta.getKeyValueMetaData(), settings, file);
       this.root = new RootConverter(fileColumns, requested, calendar);
+      this.dictionaryReaders = ValueConverters.dictionaryReaders(requested, root.getRootConverter());
       skipTo(startRow);
     } catch (IOException | RuntimeException e) {
       reader.close();
@@ -216,10 +219,11 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
       reader.skipNextRowGroup(); // its pages are read here, not by Parquet's reader
       if (bytes > streamAbove) {
         announce(ranges, false);
-        pages = RowGroupPages.streamed(input, file, g, options.getCodecFactory());
+        pages = RowGroupPages.streamed(input, file, g, options.getCodecFactory(), dictionaryReaders);
       } else {
         announce(ranges, true);
-        pages = RowGroupPages.loaded(input, file, g, requested.getColumns(), options.getCodecFactory());
+        pages = RowGroupPages.loaded(input, file, g, requested.getColumns(), options.getCodecFactory(),
+            dictionaryReaders);
       }
       group++;
       rowsLeftInGroup = pages.getRowCount();

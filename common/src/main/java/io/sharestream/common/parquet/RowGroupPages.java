@@ -58,26 +58,35 @@ final class RowGroupPages implements PageReadStore, Closeable {
   /** {@link #loaded}: each read column chunk's bytes, until its pages are read. */
   private final Map<ColumnPath, byte[]> chunkBytes = new HashMap<>();
   private final List<ChunkPages> open = new ArrayList<>();
+  /** The converters that take their column's dictionary entries from here, not from Parquet's dictionary. */
+  private final Map<ColumnPath, ValueConverters.DictionaryAware<?>> dictionaryReaders;
 
-  private RowGroupPages(InputFile input, String file, BlockMetaData group, CompressionCodecFactory codecs) {
+  private RowGroupPages(InputFile input, String file, BlockMetaData group, CompressionCodecFactory codecs,
+      Map<ColumnPath, ValueConverters.DictionaryAware<?>> dictionaryReaders) {
     this.input = input;
     this.file = file;
     this.rowCount = group.getRowCount();
     this.codecs = codecs;
+    this.dictionaryReaders = dictionaryReaders;
     for (ColumnChunkMetaData c : group.getColumns()) {
       chunks.put(c.getPath(), c);
     }
   }
 
-  /** The row group, each column chunk read through a stream of its own as its pages are. */
-  static RowGroupPages streamed(InputFile input, String file, BlockMetaData group, CompressionCodecFactory codecs) {
-    return new RowGroupPages(input, file, group, codecs);
+  /**
+   * The row group, each column chunk read through a stream of its own as its pages are; the dictionary entries of
+   * the columns of {@code dictionaryReaders} handed to their converters.
+   */
+  static RowGroupPages streamed(InputFile input, String file, BlockMetaData group, CompressionCodecFactory codecs,
+      Map<ColumnPath, ValueConverters.DictionaryAware<?>> dictionaryReaders) {
+    return new RowGroupPages(input, file, group, codecs, dictionaryReaders);
   }
 
-  /** The row group, the chunks of {@code columns} read now, in file order, through one stream. */
+  /** As {@link #streamed}, the chunks of {@code columns} read now, in file order, through one stream. */
   static RowGroupPages loaded(InputFile input, String file, BlockMetaData group, List<ColumnDescriptor> columns,
-      CompressionCodecFactory codecs) throws IOException {
-    RowGroupPages pages = new RowGroupPages(input, file, group, codecs);
+      CompressionCodecFactory codecs, Map<ColumnPath, ValueConverters.DictionaryAware<?>> dictionaryReaders)
+      throws IOException {
+    RowGroupPages pages = new RowGroupPages(input, file, group, codecs, dictionaryReaders);
     List<ColumnChunkMetaData> wanted = chunks(group, columns);
     wanted.sort((a, b) -> Long.compare(a.getStartingPos(), b.getStartingPos()));
     try (SeekableInputStream in = input.newStream()) {
@@ -197,10 +206,16 @@ final class RowGroupPages implements PageReadStore, Closeable {
         }
         pending = null;
         DictionaryPageHeader d = h.getDictionary_page_header();
-        dictionary = decompressed(read(h.getCompressed_page_size()), h.getUncompressed_page_size());
-        BytesInput bytes = BytesInput.from(dictionary, 0, h.getUncompressed_page_size());
-        return new DictionaryPage(bytes, h.getUncompressed_page_size(), d.getNum_values(),
-            METADATA.getEncoding(d.getEncoding()));
+        int size = h.getUncompressed_page_size();
+        dictionary = decompressed(read(h.getCompressed_page_size()), size);
+        Encoding encoding = METADATA.getEncoding(d.getEncoding());
+        ValueConverters.DictionaryAware<?> converter = dictionaryReaders.get(chunk.getPath());
+        if (converter != null) { // it reads the entries from the page's bytes; Parquet's dictionary stays empty
+          converter.handOver(DictionaryEntries.of(dictionary, size, d.getNum_values(), type.getPrimitiveTypeName(),
+              type.getTypeLength()));
+          return new DictionaryPage(BytesInput.empty(), 0, 0, encoding);
+        }
+        return new DictionaryPage(BytesInput.from(dictionary, 0, size), size, d.getNum_values(), encoding);
       } catch (IOException e) {
         throw failure(e);
       }

@@ -19,16 +19,21 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.OriginalType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
@@ -214,17 +219,28 @@ final class ValueConverters {
    * Binary-backed values. A small dictionary's entries are decoded once each, up front, and shared by the rows that
    * use them; a large one's ({@link #DECODED_AHEAD} entries or more: mostly distinct values) as rows use them, so
    * that a file read over several polls does not hold every value of its dictionary decoded beside its pages.
+   * Entries come from Parquet's dictionary, or from the page's own bytes when {@link RowGroupPages} hands them over
+   * (Parquet's dictionary of a byte-valued column makes an object per entry).
    */
   static final class DictionaryAware<T> extends PrimitiveConverter {
     static final int DECODED_AHEAD = 1024;
     private final Consumer<Object> sink;
     private final java.util.function.Function<Binary, T> decode;
+    private DictionaryEntries handed;
     private Object[] decoded;
-    private Dictionary dictionary;
+    private IntFunction<Binary> entries;
 
     DictionaryAware(Consumer<Object> sink, java.util.function.Function<Binary, T> decode) {
       this.sink = sink;
       this.decode = decode;
+    }
+
+    /**
+     * The entries of the dictionary page that the column reader being made has just read ({@link RowGroupPages}):
+     * the reader's {@link #setDictionary} call that follows takes them instead of Parquet's (empty) dictionary.
+     */
+    void handOver(DictionaryEntries e) {
+      handed = e;
     }
 
     @Override
@@ -234,21 +250,25 @@ final class ValueConverters {
 
     @Override
     public void setDictionary(Dictionary d) {
-      dictionary = null;
+      DictionaryEntries own = handed;
+      handed = null;
+      int size = own != null ? own.size() : d.getMaxId() + 1;
+      IntFunction<Binary> entry = own != null ? own::get : d::decodeToBinary;
+      entries = null;
       decoded = null;
-      if (d.getMaxId() >= DECODED_AHEAD) {
-        dictionary = d;
+      if (size >= DECODED_AHEAD) {
+        entries = entry;
         return;
       }
-      decoded = new Object[d.getMaxId() + 1];
-      for (int i = 0; i <= d.getMaxId(); i++) {
-        decoded[i] = decode.apply(d.decodeToBinary(i));
+      decoded = new Object[size];
+      for (int i = 0; i < size; i++) {
+        decoded[i] = decode.apply(entry.apply(i));
       }
     }
 
     @Override
     public void addValueFromDictionary(int id) {
-      Object v = decoded != null ? decoded[id] : decode.apply(dictionary.decodeToBinary(id));
+      Object v = decoded != null ? decoded[id] : decode.apply(entries.apply(id));
       sink.accept(v instanceof byte[] ? ((byte[]) v).clone() : v);
     }
 
@@ -256,6 +276,34 @@ final class ValueConverters {
     public void addBinary(Binary v) {
       sink.accept(decode.apply(v));
     }
+  }
+
+  /**
+   * The converters of {@code schema}'s byte-valued columns (BINARY, FIXED_LEN_BYTE_ARRAY, INT96) that read their
+   * dictionary entries themselves ({@link DictionaryAware#handOver}), found from {@code root} as Parquet's column
+   * readers find theirs.
+   */
+  static Map<ColumnPath, DictionaryAware<?>> dictionaryReaders(MessageType schema, GroupConverter root) {
+    Map<ColumnPath, DictionaryAware<?>> out = new HashMap<>();
+    for (ColumnDescriptor column : schema.getColumns()) {
+      PrimitiveTypeName physical = column.getPrimitiveType().getPrimitiveTypeName();
+      if (physical != PrimitiveTypeName.BINARY && physical != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+          && physical != PrimitiveTypeName.INT96) {
+        continue;
+      }
+      Type type = schema;
+      Converter converter = root;
+      for (String name : column.getPath()) {
+        GroupType group = type.asGroupType();
+        int i = group.getFieldIndex(name);
+        type = group.getType(i);
+        converter = converter.asGroupConverter().getConverter(i);
+      }
+      if (converter instanceof DictionaryAware) {
+        out.put(ColumnPath.get(column.getPath()), (DictionaryAware<?>) converter);
+      }
+    }
+    return out;
   }
 
   /**
