@@ -48,11 +48,14 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * {@code far}: (a)'s runs against a distant server only; (e) needs the larger heap here: the kit's snapshot of a
  * million files and the core alone's listing are in this JVM;
  * {@code -Dbench.allWorkers=true}: (a) also with an 8 MB producer buffer and in a 512 MiB worker;
- * {@code -Dbench.rounds=N}: (a)'s two cases N times each, taking turns (3; medians printed);
+ * {@code -Dbench.rounds=N}: (a)'s two cases N times each, taking turns, after a round not counted (3; medians
+ * printed);
  * {@code -Dbench.tasks=N}: (a) with tasks.max=N; {@code -Dbench.inFlight=N}: the connectors' records.in.flight.max;
  * {@code -Dbench.worker=k=v,...}: worker settings for every run, e.g. {@code producer.batch.size=262144};
- * {@code -Dbench.serverLatencyMs=N}: (a)'s last pair of runs against a server N ms away, 0 to skip). Beside
- * each worker run: the CPU of the worker JVM and of this one (broker, kit, consumer), and the requests the kit served.
+ * {@code -Dbench.serverLatencyMs=N}: (a)'s last pair of runs against a server N ms away, 0 to skip;
+ * {@code -Dbench.brokerOnDisk=true}: the broker's logs on disk rather than in memory, see {@link
+ * #brokerLogsInMemory}). Beside each worker run: the CPU of the worker JVM and of this one (broker, kit, consumer),
+ * and the requests the kit served; each run's topics are deleted after it.
  */
 public final class ScaleBenchmark {
   private static final String WORKER_HEAP = "256m";
@@ -78,10 +81,12 @@ public final class ScaleBenchmark {
   private ScaleBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    Path dir = Files.createTempDirectory("sharestream-scale-bench");
-    System.out.printf("machine: %d cores, java %s, heap %d MiB, worker JVMs -Xmx%s%n",
+    Path disk = Path.of(System.getProperty("java.io.tmpdir"));
+    String brokerDir = brokerLogsInMemory(); // before any temporary file: the JDK keeps the first directory it sees
+    Path dir = Files.createTempDirectory(disk, "sharestream-scale-bench");
+    System.out.printf("machine: %d cores, java %s, heap %d MiB, worker JVMs -Xmx%s; the broker's logs in %s%n",
         Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-        Runtime.getRuntime().maxMemory() >> 20, WORKER_HEAP);
+        Runtime.getRuntime().maxMemory() >> 20, WORKER_HEAP, brokerDir);
     String only = args.length > 0 ? args[0] : "all";
     ExecutorService footers = Executors.newFixedThreadPool(2);
     EmbeddedConnectCluster kafka = ConnectorBenchmark.cluster(false); // its broker; the workers run apart
@@ -105,6 +110,22 @@ public final class ScaleBenchmark {
       kafka.stop();
       footers.shutdownNow();
     }
+  }
+
+  /**
+   * Puts the broker's logs (its test kit makes them under {@code java.io.tmpdir}) in memory, {@code /dev/shm},
+   * unless {@code -Dbench.brokerOnDisk=true}: the broker runs in this JVM on the worker's cores, and on this
+   * machine's virtual disk its writes to 200 partitions' memory-mapped indexes cost it about twice the CPU of one
+   * partition's (page faults, JFR), taken from the worker in (a); a broker of its own machine takes nothing from it.
+   * The tables stay on disk. Returns where the logs go.
+   */
+  private static String brokerLogsInMemory() {
+    Path shm = Path.of("/dev/shm");
+    if (!Boolean.getBoolean("bench.brokerOnDisk") && Files.isDirectory(shm) && Files.isWritable(shm)) {
+      System.setProperty("java.io.tmpdir", shm.toString());
+      return "memory (" + shm + "; -Dbench.brokerOnDisk=true: on disk)";
+    }
+    return System.getProperty("java.io.tmpdir") + " (on disk)";
   }
 
   /** Worker settings for every run, from {@code -Dbench.worker=k=v,k=v} (e.g. producer settings). */
@@ -156,6 +177,12 @@ public final class ScaleBenchmark {
       double coreRate = core.rows / core.seconds;
       TableRef oneRef = new TableRef("s", "b", "one");
       long records = (long) TABLES * ROWS_PER_TABLE;
+      // a round not counted first: the broker's and the kit's code paths compiled (the first 200-table run of a
+      // fresh JVM cost the broker, kit and consumer half as much CPU again as the later ones)
+      double warmMany = rate(worker(kafka, server, dir, refs, tasks, records, false, false, true, false).get(0), records);
+      double warmSingle = rate(worker(kafka, server, dir, List.of(oneRef), 1, records, false, false, true, false)
+          .get(0), records);
+      System.out.printf("(a) warm-up round, not counted: %,.0f and %,.0f rows/s%n", warmMany, warmSingle);
       // the two cases take turns, so that this machine's drifts fall on both; the medians are the figures
       int rounds = Integer.getInteger("bench.rounds", 3);
       List<Double> manyRates = new ArrayList<>();
@@ -495,6 +522,10 @@ public final class ScaleBenchmark {
         completed.add(figures);
         if (!all) {
           return completed;
+        }
+      } finally {
+        try (Admin admin = kafka.kafka().createAdminClient()) {
+          admin.deleteTopics(topics).all().get(); // the broker's partitions and logs stay those of one run
         }
       }
     }
