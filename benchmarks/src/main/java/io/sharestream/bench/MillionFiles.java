@@ -118,7 +118,7 @@ final class MillionFiles {
         }
         all.put(n, byStart);
       }
-      deleteTable(t.dir());
+      deleteTree(t.dir());
     }
     summary(all, coreMicros);
   }
@@ -140,7 +140,7 @@ final class MillionFiles {
       r.start = DERIVED;
       return r;
     } finally {
-      deleteTable(t.dir());
+      deleteTree(t.dir());
     }
   }
 
@@ -268,9 +268,9 @@ final class MillionFiles {
     }
   }
 
-  /** The table's files (a few: one Parquet file and the log) once measured. */
-  private static void deleteTable(Path tableDir) throws Exception {
-    try (java.util.stream.Stream<Path> s = Files.walk(tableDir)) {
+  /** A directory and everything in it (a table's files once measured; the benchmark's tables at its end). */
+  static void deleteTree(Path dir) throws Exception {
+    try (java.util.stream.Stream<Path> s = Files.walk(dir)) {
       s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }

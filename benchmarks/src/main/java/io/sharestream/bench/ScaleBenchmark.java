@@ -109,6 +109,7 @@ public final class ScaleBenchmark {
     } finally {
       kafka.stop();
       footers.shutdownNow();
+      MillionFiles.deleteTree(dir);
     }
   }
 
@@ -179,7 +180,8 @@ public final class ScaleBenchmark {
       long records = (long) TABLES * ROWS_PER_TABLE;
       // a round not counted first: the broker's and the kit's code paths compiled (the first 200-table run of a
       // fresh JVM cost the broker, kit and consumer half as much CPU again as the later ones)
-      double warmMany = rate(worker(kafka, server, dir, refs, tasks, records, false, false, true, false).get(0), records);
+      double warmMany = rate(worker(kafka, server, dir, refs, tasks, records, false, false, true, false).get(0),
+          records);
       double warmSingle = rate(worker(kafka, server, dir, List.of(oneRef), 1, records, false, false, true, false)
           .get(0), records);
       System.out.printf("(a) warm-up round, not counted: %,.0f and %,.0f rows/s%n", warmMany, warmSingle);

@@ -39,8 +39,8 @@ import org.apache.parquet.schema.Type;
  * Row groups are read one at a time ({@link RowGroupPages}): up to {@link #STREAMED_ROW_GROUP_BYTES} of column
  * chunks at once, bigger ones page by page, so memory is bounded whatever the file. Starting at row N skips whole
  * row groups without reading their pages, then decodes and drops the rest of the skip inside the first row group
- * read. Before each row group, an input that takes {@link PlannedReads} hears which column chunks come next. Old dates and timestamps are decoded as Spark 3.1
- * decodes them ({@link ReadSettings}).
+ * read. Before each row group, an input that takes {@link PlannedReads} hears which column chunks come next. Old
+ * dates and timestamps are decoded as Spark 3.1 decodes them ({@link ReadSettings}).
  */
 public final class ParquetRowReader implements Iterator<Row>, Closeable {
   /** Row groups whose read column chunks exceed this many bytes are streamed page by page. */
