@@ -573,6 +573,12 @@ public final class ScaleBenchmark {
       System.out.printf("    CPU: the worker JVM %.1f s (%.2f cores), broker, kit and consumer %.1f s (%.2f cores), of "
           + "%d cores%n", seconds(run, "cpuMs"), seconds(run, "cpuMs") / s, seconds(run, "hereCpuMs"),
           seconds(run, "hereCpuMs") / s, Runtime.getRuntime().availableProcessors());
+      if (run.containsKey("cpuJvmMs")) {
+        System.out.printf("    the worker's CPU by thread: tasks %.1f s, their producers %.1f s, the connector's own "
+            + "threads %.1f s, other Java threads %.1f s, the JVM's own (garbage collection, JIT compilers) and ended "
+            + "threads %.1f s%n", seconds(run, "cpuTasksMs"), seconds(run, "cpuProducersMs"),
+            seconds(run, "cpuConnectorThreadsMs"), seconds(run, "cpuOtherJavaMs"), seconds(run, "cpuJvmMs"));
+      }
       System.out.printf("    requests to the server: %s; the broker: %s%n", run.get("requests"), run.get("produce"));
     }
   }
