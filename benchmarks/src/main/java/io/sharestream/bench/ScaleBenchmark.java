@@ -178,40 +178,39 @@ public final class ScaleBenchmark {
       double coreRate = core.rows / core.seconds;
       TableRef oneRef = new TableRef("s", "b", "one");
       long records = (long) TABLES * ROWS_PER_TABLE;
-      // a round not counted first: the broker's and the kit's code paths compiled (the first 200-table run of a
-      // fresh JVM cost the broker, kit and consumer half as much CPU again as the later ones)
-      double warmMany = rate(worker(kafka, server, dir, refs, tasks, records, false, false, true, false).get(0),
-          records);
-      double warmSingle = rate(worker(kafka, server, dir, List.of(oneRef), 1, records, false, false, true, false)
-          .get(0), records);
-      System.out.printf("(a) warm-up round, not counted: %,.0f and %,.0f rows/s%n", warmMany, warmSingle);
-      // the two cases take turns, so that this machine's drifts fall on both; the medians are the figures
+      // the two cases take turns, so that this machine's drifts fall on both; the medians are the figures. Round 0
+      // is not counted: the broker's and the kit's code paths are compiled in it (the first 200-table run of a fresh
+      // JVM cost the broker, kit and consumer half as much CPU again as the later ones)
       int rounds = Integer.getInteger("bench.rounds", 3);
       List<Double> manyRates = new ArrayList<>();
       List<Double> singleRates = new ArrayList<>();
       List<Double> ratios = new ArrayList<>();
-      for (int round = 1; round <= rounds; round++) {
+      for (int round = 0; round <= rounds; round++) {
+        String name = round == 0 ? "warm-up round, not counted" : "round " + round;
         List<Map<String, String>> runs = worker(kafka, server, dir, refs, tasks, records,
-            Boolean.getBoolean("bench.allWorkers"), false, true, false);
+            round > 0 && Boolean.getBoolean("bench.allWorkers"), false, true, false);
         for (Map<String, String> run : runs) {
           double rate = rate(run, Long.parseLong(run.get("records")));
-          System.out.printf("(a) round %d: %d tables of %,d rows, one connector, tasks.max=%d (%s): first rows of "
+          System.out.printf("(a) %s: %d tables of %,d rows, one connector, tasks.max=%d (%s): first rows of "
               + "every table within %.1f s (the first table's after %.1f s); %,d rows in %.1f s: %,.0f rows/s; the "
-              + "core alone, the same tables one after the other without Kafka: %,.0f rows/s; ratio %.2f%n", round,
+              + "core alone, the same tables one after the other without Kafka: %,.0f rows/s; ratio %.2f%n", name,
               TABLES, ROWS_PER_TABLE, tasks, run.get("setting"), seconds(run, "allFirstMs"), seconds(run, "firstMs"),
               Long.parseLong(run.get("records")), seconds(run, "doneMs"), rate, coreRate, rate / coreRate);
           heap(run);
         }
-        manyRates.add(rate(runs.get(0), Long.parseLong(runs.get(0).get("records")))); // the worker's defaults
+        double manyRate = rate(runs.get(0), Long.parseLong(runs.get(0).get("records"))); // the worker's defaults
         Map<String, String> single = worker(kafka, server, dir, List.of(oneRef), 1, records, false, false, true,
             false).get(0);
         double singleRate = rate(single, Long.parseLong(single.get("records")));
-        singleRates.add(singleRate);
-        ratios.add(manyRates.get(round - 1) / singleRate);
-        System.out.printf("(a) round %d: the same rows as one table (%d files) in one task (%s): %,.0f rows/s; the %d "
-            + "tables over %d tasks at %.2f of it%n", round, TABLES, single.get("setting"), singleRate, TABLES, tasks,
-            ratios.get(round - 1));
+        System.out.printf("(a) %s: the same rows as one table (%d files) in one task (%s): %,.0f rows/s; the %d "
+            + "tables over %d tasks at %.2f of it%n", name, TABLES, single.get("setting"), singleRate, TABLES, tasks,
+            manyRate / singleRate);
         heap(single);
+        if (round > 0) {
+          manyRates.add(manyRate);
+          singleRates.add(singleRate);
+          ratios.add(manyRate / singleRate);
+        }
       }
       System.out.printf("(a) over %d rounds, medians: the %d tables over %d tasks %,.0f rows/s, one table in one task "
           + "%,.0f rows/s; ratio per round %s, median %.2f (goal 0.80)%n", rounds, TABLES, tasks, median(manyRates),

@@ -63,9 +63,10 @@ public final class WorkerMain {
       // wait for the parent
     }
     long peak = live.peak();
+    long cpu = cpuNanos() - cpu0;
     System.out.println(MARKER + "report peakLiveMiB=" + (peak >> 20) + " atRestMiB=" + (atRest >> 20)
-        + " maxHeapMiB=" + (Runtime.getRuntime().maxMemory() >> 20) + " cpuMs=" + (cpuNanos() - cpu0) / 1_000_000
-        + cpuByThread(threadCpu0, cpuNanos() - cpu0));
+        + " maxHeapMiB=" + (Runtime.getRuntime().maxMemory() >> 20) + " cpuMs=" + cpu / 1_000_000
+        + cpuByThread(threadCpu0, cpu));
     System.out.flush();
     connect.stop();
     System.exit(0);

@@ -23,6 +23,12 @@ final class DictionaryEntries {
     this.width = width;
   }
 
+  /** Whether a column of physical type {@code type} has byte-valued dictionary entries, which this class reads. */
+  static boolean covers(PrimitiveTypeName type) {
+    return type == PrimitiveTypeName.BINARY || type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+        || type == PrimitiveTypeName.INT96;
+  }
+
   /**
    * The {@code size} entries in the first {@code length} bytes of {@code bytes}, of a column of type {@code type}
    * ({@code typeLength}: a FIXED_LEN_BYTE_ARRAY's width).

@@ -286,9 +286,7 @@ final class ValueConverters {
   static Map<ColumnPath, DictionaryAware<?>> dictionaryReaders(MessageType schema, GroupConverter root) {
     Map<ColumnPath, DictionaryAware<?>> out = new HashMap<>();
     for (ColumnDescriptor column : schema.getColumns()) {
-      PrimitiveTypeName physical = column.getPrimitiveType().getPrimitiveTypeName();
-      if (physical != PrimitiveTypeName.BINARY && physical != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
-          && physical != PrimitiveTypeName.INT96) {
+      if (!DictionaryEntries.covers(column.getPrimitiveType().getPrimitiveTypeName())) {
         continue;
       }
       Type type = schema;
