@@ -42,7 +42,8 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  *
  * <pre>
  * mvn -q -B package -DskipTests -pl benchmarks -am
- * java -Xmx6g -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) io.sharestream.bench.ScaleBenchmark
+ * java -Xmx6g -Djava.io.tmpdir=/dev/shm -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) \
+ *     io.sharestream.bench.ScaleBenchmark
  * </pre>
  * (argument {@code tables}, {@code files}, {@code versions}, {@code idle} or {@code million}: that case only;
  * {@code far}: (a)'s runs against a distant server only; (e) needs the larger heap here: the kit's snapshot of a
@@ -53,8 +54,12 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * {@code -Dbench.tasks=N}: (a) with tasks.max=N; {@code -Dbench.inFlight=N}: the connectors' records.in.flight.max;
  * {@code -Dbench.worker=k=v,...}: worker settings for every run, e.g. {@code producer.batch.size=262144};
  * {@code -Dbench.serverLatencyMs=N}: (a)'s last pair of runs against a server N ms away, 0 to skip;
- * {@code -Dbench.brokerOnDisk=true}: the broker's logs on disk rather than in memory, see {@link
- * #brokerLogsInMemory}). Beside each worker run: the CPU of the worker JVM and of this one (broker, kit, consumer),
+ * {@code -Djava.io.tmpdir=/dev/shm}: the broker's logs (the Kafka test kit makes them under the JDK's temporary
+ * directory, read once as the JVM starts) and the tables in memory: the broker runs in this JVM on the worker's cores,
+ * and on this machine's virtual disk its writes to 200 partitions cost it 3 to 4 times its CPU of one partition's, taken
+ * from the worker in (a), where a broker of its own machine takes nothing from it;
+ * {@code -Dbench.profileHere=DIR}: a flight recording of this JVM during each worker run, in
+ * DIR). Beside each worker run: the CPU of the worker JVM and of this one (broker, kit, consumer),
  * and the requests the kit served; each run's topics are deleted after it.
  */
 public final class ScaleBenchmark {
@@ -81,15 +86,13 @@ public final class ScaleBenchmark {
   private ScaleBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    Path disk = Path.of(System.getProperty("java.io.tmpdir"));
-    String brokerDir = brokerLogsInMemory(); // before any temporary file: the JDK keeps the first directory it sees
-    Path dir = Files.createTempDirectory(disk, "sharestream-scale-bench");
-    System.out.printf("machine: %d cores, java %s, heap %d MiB, worker JVMs -Xmx%s; the broker's logs in %s%n",
-        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-        Runtime.getRuntime().maxMemory() >> 20, WORKER_HEAP, brokerDir);
-    String only = args.length > 0 ? args[0] : "all";
+    Path dir = Files.createTempDirectory("sharestream-scale-bench");
     ExecutorService footers = Executors.newFixedThreadPool(2);
     EmbeddedConnectCluster kafka = ConnectorBenchmark.cluster(false); // its broker; the workers run apart
+    System.out.printf("machine: %d cores, java %s, heap %d MiB, worker JVMs -Xmx%s; the broker's logs in %s, the "
+        + "tables in %s%n", Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+        Runtime.getRuntime().maxMemory() >> 20, WORKER_HEAP, where(brokerLogDir(kafka)), where(dir));
+    String only = args.length > 0 ? args[0] : "all";
     try {
       if (only.equals("all") || only.equals("tables") || only.equals("far")) {
         tables(kafka, dir, footers, only.equals("far"));
@@ -113,20 +116,19 @@ public final class ScaleBenchmark {
     }
   }
 
-  /**
-   * Puts the broker's logs (its test kit makes them under {@code java.io.tmpdir}) in memory, {@code /dev/shm},
-   * unless {@code -Dbench.brokerOnDisk=true}: the broker runs in this JVM on the worker's cores, and on this
-   * machine's virtual disk its writes to 200 partitions' memory-mapped indexes cost it about twice the CPU of one
-   * partition's (page faults, JFR), taken from the worker in (a); a broker of its own machine takes nothing from it.
-   * The tables stay on disk. Returns where the logs go.
-   */
-  private static String brokerLogsInMemory() {
-    Path shm = Path.of("/dev/shm");
-    if (!Boolean.getBoolean("bench.brokerOnDisk") && Files.isDirectory(shm) && Files.isWritable(shm)) {
-      System.setProperty("java.io.tmpdir", shm.toString());
-      return "memory (" + shm + "; -Dbench.brokerOnDisk=true: on disk)";
+  /** The log directory of the cluster's broker. */
+  private static Path brokerLogDir(EmbeddedConnectCluster kafka) throws Exception {
+    try (Admin admin = kafka.kafka().createAdminClient()) {
+      int broker = admin.describeCluster().nodes().get().iterator().next().id();
+      return Path.of(admin.describeLogDirs(List.of(broker)).allDescriptions().get().get(broker).keySet().iterator()
+          .next());
     }
-    return System.getProperty("java.io.tmpdir") + " (on disk)";
+  }
+
+  /** {@code path} and whether it is in memory (tmpfs) or on disk. */
+  private static String where(Path path) throws java.io.IOException {
+    String type = Files.getFileStore(path).type();
+    return path + " (" + (type.equals("tmpfs") ? "in memory" : "on disk, " + type) + ")";
   }
 
   /** Worker settings for every run, from {@code -Dbench.worker=k=v,k=v} (e.g. producer settings). */
@@ -490,7 +492,8 @@ public final class ScaleBenchmark {
       try (WorkerJvm worker = WorkerJvm.start(attempt[0], kafka.kafka().bootstrapServers(), overrides, connector,
           dir)) {
         long t0 = System.nanoTime();
-        long cpu0 = WorkerMain.cpuNanos();
+        ThreadCpu cpu = new ThreadCpu();
+        jdk.jfr.Recording recording = profileHere();
         long[] produce0 = produceCounts();
         server.requests().clear();
         boolean complete = consumed.awaitWhile(worker::alive,
@@ -505,9 +508,17 @@ public final class ScaleBenchmark {
               TIME_LIMIT_SECONDS, consumed.count.get(), records);
         }
         long done = System.nanoTime();
-        long hereCpuMs = (WorkerMain.cpuNanos() - cpu0) / 1_000_000;
+        if (recording != null) {
+          recording.dump(Path.of(System.getProperty("bench.profileHere"), prefix + "jfr"));
+          recording.close();
+        }
+        Map<String, Long> here = cpu.byKind(ScaleBenchmark::kind, "BrokerHandlers", "BrokerNetwork", "Kit",
+            "Counting", "OtherJava");
         Map<String, String> figures = new HashMap<>(worker.report());
-        figures.put("hereCpuMs", Long.toString(hereCpuMs));
+        figures.put("hereCpuMs", Long.toString(here.values().stream().mapToLong(Long::longValue).sum() / 1_000_000));
+        figures.put("hereCpu", String.format("the broker's request handlers %.1f s, its network threads %.1f s, the "
+            + "kit %.1f s, counting records %.1f s, other Java threads %.1f s, the JVM's own %.1f s",
+            here.values().stream().map(ns -> ns / 1e9).toArray()));
         long[] produce = produceCounts();
         figures.put("produce", String.format("%,d produce requests carrying %,d partition batches, %.1f MB",
             produce[0] - produce0[0], produce[1] - produce0[1], (produce[2] - produce0[2]) / 1e6));
@@ -562,6 +573,24 @@ public final class ScaleBenchmark {
     return n / seconds(run, "doneMs");
   }
 
+  /** With {@code -Dbench.profileHere}: a flight recording of this JVM (JFR's profile settings), started; else null. */
+  private static jdk.jfr.Recording profileHere() throws Exception {
+    if (System.getProperty("bench.profileHere") == null) {
+      return null;
+    }
+    jdk.jfr.Recording r = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+    r.start();
+    return r;
+  }
+
+  /** The kind of a thread of this JVM (the broker's, the kit's, the record count's), for {@link ThreadCpu}. */
+  private static String kind(String thread) {
+    return thread.contains("kafka-request-handler") ? "BrokerHandlers"
+        : thread.startsWith("data-plane-kafka") || thread.contains("network-thread") ? "BrokerNetwork"
+        : thread.startsWith("delta-sharing-test-server") || thread.startsWith("HTTP-Dispatcher") ? "Kit"
+        : thread.startsWith("bench-") ? "Counting" : "OtherJava";
+  }
+
   /** The worker JVM's heap peak, and the CPU both JVMs spent on the run (cores busy on average). */
   private static void heap(Map<String, String> run) {
     System.out.printf("    worker JVM (%s; max heap %s MiB): peak live heap %s MiB, of which %s MiB the worker's at "
@@ -578,6 +607,7 @@ public final class ScaleBenchmark {
             + "threads %.1f s%n", seconds(run, "cpuTasksMs"), seconds(run, "cpuProducersMs"),
             seconds(run, "cpuConnectorThreadsMs"), seconds(run, "cpuOtherJavaMs"), seconds(run, "cpuJvmMs"));
       }
+      System.out.printf("    the broker, kit and consumer's CPU by thread: %s%n", run.get("hereCpu"));
       System.out.printf("    requests to the server: %s; the broker: %s%n", run.get("requests"), run.get("produce"));
     }
   }

@@ -37,8 +37,7 @@ public final class WorkerMain {
     System.gc();
     long atRest = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     LiveHeap live = LiveHeap.watch();
-    long cpu0 = cpuNanos();
-    Map<Long, Long> threadCpu0 = threadCpuNanos();
+    ThreadCpu cpu = new ThreadCpu();
     FutureCallback<Object> created = new FutureCallback<>();
     connect.herder().putConnectorConfig(connector.get("name"), connector, false, (e, r) -> created.onCompletion(e, r));
     created.get(60, TimeUnit.SECONDS);
@@ -63,59 +62,20 @@ public final class WorkerMain {
       // wait for the parent
     }
     long peak = live.peak();
-    long cpu = cpuNanos() - cpu0;
+    Map<String, Long> byKind = cpu.byKind(WorkerMain::kind, "Tasks", "Producers", "ConnectorThreads", "OtherJava");
     System.out.println(MARKER + "report peakLiveMiB=" + (peak >> 20) + " atRestMiB=" + (atRest >> 20)
-        + " maxHeapMiB=" + (Runtime.getRuntime().maxMemory() >> 20) + " cpuMs=" + cpu / 1_000_000
-        + cpuByThread(threadCpu0, cpu));
+        + " maxHeapMiB=" + (Runtime.getRuntime().maxMemory() >> 20) + " cpuMs="
+        + byKind.values().stream().mapToLong(Long::longValue).sum() / 1_000_000 + ThreadCpu.pairs(byKind));
     System.out.flush();
     connect.stop();
     System.exit(0);
   }
 
-  /** The CPU time so far of each live thread of this JVM, by thread id. */
-  private static Map<Long, Long> threadCpuNanos() {
-    java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    Map<Long, Long> out = new HashMap<>();
-    for (long id : threads.getAllThreadIds()) {
-      out.put(id, Math.max(0, threads.getThreadCpuTime(id)));
-    }
-    return out;
-  }
-
-  /**
-   * The CPU since {@code before} of the live threads by kind ({@code cpuTasksMs}: the tasks' threads, {@code
-   * cpuProducersMs}: their producers' senders, {@code cpuConnectorThreadsMs}: threads the connector made, {@code
-   * cpuOtherJavaMs}), and {@code cpuJvmMs}: the rest of {@code processNanos}, the JVM's own threads (garbage
-   * collection, JIT compilers) and Java threads that ended.
-   */
-  private static String cpuByThread(Map<Long, Long> before, long processNanos) {
-    java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    Map<String, Long> byKind = new java.util.LinkedHashMap<>();
-    for (String kind : new String[] {"Tasks", "Producers", "ConnectorThreads", "OtherJava"}) {
-      byKind.put(kind, 0L);
-    }
-    long allJava = 0;
-    for (java.lang.management.ThreadInfo t : threads.getThreadInfo(threads.getAllThreadIds())) {
-      if (t == null) {
-        continue; // ended meanwhile
-      }
-      long cpu = Math.max(0, threads.getThreadCpuTime(t.getThreadId()) - before.getOrDefault(t.getThreadId(), 0L));
-      String name = t.getThreadName();
-      String kind = name.startsWith("task-thread-") ? "Tasks"
-          : name.startsWith("kafka-producer-network-thread") ? "Producers"
-          : name.startsWith("sharestream-") ? "ConnectorThreads" : "OtherJava";
-      byKind.merge(kind, cpu, Long::sum);
-      allJava += cpu;
-    }
-    StringBuilder out = new StringBuilder();
-    byKind.forEach((kind, ns) -> out.append(" cpu").append(kind).append("Ms=").append(ns / 1_000_000));
-    return out.append(" cpuJvmMs=").append(Math.max(0, processNanos - allJava) / 1_000_000).toString();
-  }
-
-  /** This JVM's CPU time so far, all threads. */
-  static long cpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
+  /** The kind of a worker's thread, for {@link ThreadCpu}. */
+  private static String kind(String thread) {
+    return thread.startsWith("task-thread-") ? "Tasks"
+        : thread.startsWith("kafka-producer-network-thread") ? "Producers"
+        : thread.startsWith("sharestream-") ? "ConnectorThreads" : "OtherJava";
   }
 
   private static Map<String, String> properties(Path file) throws Exception {
