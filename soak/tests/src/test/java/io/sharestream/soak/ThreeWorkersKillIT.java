@@ -1,6 +1,7 @@
 package io.sharestream.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sharestream.testkit.delta.DeltaTableWriter;
@@ -68,7 +69,10 @@ class ThreeWorkersKillIT {
       victim.kill();
       Map<String, List<Long>> atKill = committed(kafka);
       long before = atKill.values().stream().mapToLong(List::size).sum();
-      assertThat(before).as("committed around the kill").isLessThan((long) TABLES * ROWS);
+      // a timing miss, not a fault: on a busy machine the three can finish every version before the count above and
+      // the kill are done (seen once in CI); the run then tested nothing, and says so as skipped rather than passed
+      assumeTrue(before < (long) TABLES * ROWS,
+          "every row was committed before the kill: the kill missed the versions");
       assertThat(atKill.values()).as("a version committed in pieces: some of its rows, not all")
           .anySatisfy(rows -> assertThat(rows.size()).isBetween(1, ROWS - 1));
       workers.remove(victim);
