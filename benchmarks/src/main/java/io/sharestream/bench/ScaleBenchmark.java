@@ -515,7 +515,7 @@ public final class ScaleBenchmark {
         Map<String, Long> here = cpu.byKind(ScaleBenchmark::kind, "BrokerHandlers", "BrokerNetwork", "Kit",
             "Counting", "OtherJava");
         Map<String, String> figures = new HashMap<>(worker.report());
-        figures.put("hereCpuMs", Long.toString(here.values().stream().mapToLong(Long::longValue).sum() / 1_000_000));
+        figures.put("hereCpuMs", Long.toString(ThreadCpu.totalMs(here)));
         figures.put("hereCpu", String.format("the broker's request handlers %.1f s, its network threads %.1f s, the "
             + "kit %.1f s, counting records %.1f s, other Java threads %.1f s, the JVM's own %.1f s",
             here.values().stream().map(ns -> ns / 1e9).toArray()));

@@ -45,6 +45,11 @@ final class ThreadCpu {
     return out;
   }
 
+  /** The whole of {@code byKind} (the process's CPU since the start), in milliseconds. */
+  static long totalMs(Map<String, Long> byKind) {
+    return byKind.values().stream().mapToLong(Long::longValue).sum() / 1_000_000;
+  }
+
   /** {@code byKind} as {@code  cpu<Kind>Ms=...} pairs. */
   static String pairs(Map<String, Long> byKind) {
     StringBuilder out = new StringBuilder();

@@ -65,7 +65,7 @@ public final class WorkerMain {
     Map<String, Long> byKind = cpu.byKind(WorkerMain::kind, "Tasks", "Producers", "ConnectorThreads", "OtherJava");
     System.out.println(MARKER + "report peakLiveMiB=" + (peak >> 20) + " atRestMiB=" + (atRest >> 20)
         + " maxHeapMiB=" + (Runtime.getRuntime().maxMemory() >> 20) + " cpuMs="
-        + byKind.values().stream().mapToLong(Long::longValue).sum() / 1_000_000 + ThreadCpu.pairs(byKind));
+        + ThreadCpu.totalMs(byKind) + ThreadCpu.pairs(byKind));
     System.out.flush();
     connect.stop();
     System.exit(0);
