@@ -185,6 +185,14 @@ public final class DeltaTableWriter {
 
     /** Commits version 0 (empty table) and returns the writer. */
     public DeltaTableWriter commit() {
+      return commit(List.of(), 1);
+    }
+
+    /**
+     * Commits version 0 holding {@code rows}, at most {@code rowsPerFile} per data file and one file set per
+     * partition (a {@code CREATE TABLE AS SELECT}), and returns the writer.
+     */
+    public DeltaTableWriter commit(List<Map<String, Object>> rows, int rowsPerFile) {
       DeltaTableWriter w = new DeltaTableWriter(dir, clock, timestamps, rowGroupBytes, inlineDeletionVectors);
       if (w.log.exists()) {
         throw new IllegalStateException("a Delta table already exists at " + dir);
@@ -213,7 +221,9 @@ public final class DeltaTableWriter {
       ObjectNode params = DeltaAction.JSON.createObjectNode();
       params.put("isManaged", "false");
       params.put("partitionBy", DeltaAction.JSON.valueToTree(partitionColumns).toString());
-      w.commit(List.of(p, m), "CREATE TABLE", params);
+      List<DeltaAction> actions = new ArrayList<>(List.of(p, m));
+      actions.addAll(w.dataFiles(new Snapshot(-1, clock.millis(), p, m, new LinkedHashMap<>()), rows, rowsPerFile));
+      w.commit(actions, rows.isEmpty() ? "CREATE TABLE" : "CREATE TABLE AS SELECT", params);
       return w;
     }
   }
@@ -247,15 +257,19 @@ public final class DeltaTableWriter {
 
   /** Appends rows, at most {@code rowsPerFile} per data file (and one file set per partition). */
   public long append(List<Map<String, Object>> rows, int rowsPerFile) {
-    Snapshot s = snapshot();
+    ObjectNode params = DeltaAction.JSON.createObjectNode().put("mode", "Append");
+    return commit(dataFiles(snapshot(), rows, rowsPerFile), "WRITE", params);
+  }
+
+  /** Writes {@code rows} as data files of table state {@code s}, at most {@code rowsPerFile} each, per partition. */
+  private List<DeltaAction> dataFiles(Snapshot s, List<Map<String, Object>> rows, int rowsPerFile) {
     List<DeltaAction> actions = new ArrayList<>();
     for (List<Map<String, Object>> part : files.byPartition(s, rows).values()) {
       for (int i = 0; i < part.size(); i += rowsPerFile) {
         actions.add(files.write(s, part.subList(i, Math.min(part.size(), i + rowsPerFile)), true));
       }
     }
-    ObjectNode params = DeltaAction.JSON.createObjectNode().put("mode", "Append");
-    return commit(actions, "WRITE", params);
+    return actions;
   }
 
   /**

@@ -2,6 +2,8 @@ package io.sharestream.testkit.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
+import io.sharestream.testkit.delta.DeltaAction;
+import io.sharestream.testkit.delta.DeltaTableWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -13,6 +15,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -296,6 +301,19 @@ public final class DeltaSharingServer implements AutoCloseable {
     p.put("endpoint", endpoint());
     p.put("bearerToken", bearerToken);
     return p.toString();
+  }
+
+  /**
+   * The data files of {@code table}'s latest version (their paths in its log) in the order a reader numbers them
+   * within a version: by the file ids this server answers with in the {@code parquet} id scheme, which clients ask
+   * for. Lets a test pick, say, a version's second file.
+   */
+  public static List<String> filesInIdOrder(DeltaTableWriter table) {
+    TreeMap<String, String> byId = new TreeMap<>();
+    for (DeltaAction.AddFile f : table.snapshot().files()) {
+      byId.put(FileUrls.fileId(f.path), f.path);
+    }
+    return new ArrayList<>(byId.values());
   }
 
   /** Writes {@link #profileJson()} to {@code file} and returns it. */

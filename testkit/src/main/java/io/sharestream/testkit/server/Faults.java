@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -39,6 +41,7 @@ public final class Faults {
   }
 
   private final List<Rule> rules = new ArrayList<>();
+  private final Map<String, CountDownLatch[]> holds = new ConcurrentHashMap<>();
   private volatile Duration urlTtl;
   private volatile Duration storageDelayPerChunk = Duration.ZERO;
   private volatile Duration storageLatency = Duration.ZERO;
@@ -122,6 +125,25 @@ public final class Faults {
     return this;
   }
 
+  /**
+   * Holds every download of the data file at {@code path} (its path in the table's log) until {@code release}
+   * opens, its answer's status and headers sent but not its body: {@code reached} counts down once per download held.
+   * Lets a test stop a reader while it waits for one file and the files after it are already fetched.
+   */
+  public Faults holdDownloads(String path, CountDownLatch reached, CountDownLatch release) {
+    holds.put(path, new CountDownLatch[] {reached, release});
+    return this;
+  }
+
+  /** Waits while downloads of {@code path} are held (see {@link #holdDownloads}). */
+  void awaitHeld(String path) throws InterruptedException {
+    CountDownLatch[] hold = holds.get(path);
+    if (hold != null) {
+      hold[0].countDown();
+      hold[1].await();
+    }
+  }
+
   /** Pre-signed URLs issued from now on expire after {@code ttl} (null: the server's default). */
   public Faults urlTtl(Duration ttl) {
     this.urlTtl = ttl;
@@ -148,6 +170,8 @@ public final class Faults {
 
   public synchronized void clear() {
     rules.clear();
+    holds.values().forEach(h -> h[1].countDown());
+    holds.clear();
     urlTtl = null;
     storageDelayPerChunk = Duration.ZERO;
     storageLatency = Duration.ZERO;

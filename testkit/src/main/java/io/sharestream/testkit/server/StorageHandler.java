@@ -125,6 +125,12 @@ final class StorageHandler implements HttpHandler {
       return;
     }
     sendHeaders(exchange, entry, status, length);
+    try {
+      server.faults().awaitHeld(filePath); // the answer has begun, its body waits
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
     Duration delay = server.faults().storageDelayPerChunk();
     try (SeekableByteChannel channel = Files.newByteChannel(file);
         InputStream in = Channels.newInputStream(channel.position(from));
