@@ -48,15 +48,17 @@ import org.slf4j.LoggerFactory;
  * most until its own end, and a start that takes longer (a slow server, an asynchronous query) lets the table's turns
  * pass while the others are read. The worker holds at most {@code records.in.flight.max} of the task's records
  * unacknowledged ({@link RecordsInFlight}): a poll returns fewer records, or none after 100 ms, rather than more. A
- * table's failure from a server that kept failing through every retry is logged and that table is tried again a poll
- * interval later from its last record. A table the server no longer shares (HTTP 404), or that cannot be streamed
- * (history not shared, a view, a feature this reader lacks), is set aside with one log line and its metrics' state
- * while the task goes on with the others (the connector's table discovery drops a table no longer listed; a task
- * restart tries a set-aside table again). Any other failure stops the task with a message naming the table and the
- * fix.
+ * table's turn that fails hands out none of its records and takes the table back to the last record it handed out.
+ * A failure from a server that kept failing through every retry, or a request cut short (a timeout), is logged and
+ * that table is tried again a poll interval later. A table the server no longer shares (HTTP 404), or that cannot
+ * be streamed (history not shared, a view, a feature this reader lacks), is set aside with one log line and its
+ * metrics' state while the task goes on with the others (the connector's table discovery drops a table no longer
+ * listed; a task restart tries a set-aside table again). Any other failure stops the task with a message naming the
+ * table and the fix.
  *
  * <p>{@link #stop()} cancels an HTTP request, file read or retry wait in flight (closing the client aborts its
- * exchanges; a thread interrupt cannot free a blocked socket read) and releases every connection and thread.
+ * exchanges; a thread interrupt cannot free a blocked socket read) and releases every connection and thread; a poll
+ * in flight reads no further table once the task is stopping (the worker still sends what it returns).
  * With exactly-once delivery and {@code transaction.boundary=connector}, transactions end where
  * {@link TransactionBoundaries} says: at Delta versions, and inside one that takes longer than
  * {@code transaction.max.duration.ms}.
@@ -201,7 +203,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
       startAhead();
       more |= readOpenFiles(out, share, budget, deadline);
       for (int visited = 0; visited < streams.size() && out.size() < budget && open.size() < tablesAtOnce()
-          && (visited == 0 || clock.millis() < deadline); visited++) {
+          && (visited == 0 || clock.millis() < deadline) && !isStopping(); visited++) {
         TableStream s = streams.get(next);
         next = (next + 1) % streams.size();
         if (!open.contains(s)) {
@@ -238,7 +240,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
   /** The open files' turns, {@code share} records each, up to {@code budget} records in {@code out}. */
   private boolean readOpenFiles(List<SourceRecord> out, int share, int budget, long deadline) {
     boolean more = false;
-    for (Iterator<TableStream> it = open.iterator(); it.hasNext() && out.size() < budget; ) {
+    for (Iterator<TableStream> it = open.iterator(); it.hasNext() && out.size() < budget && !isStopping(); ) {
       TableStream s = it.next();
       more |= poll(s, out, Math.min(budget, out.size() + share), deadline);
       if (!s.midFile()) {
@@ -306,7 +308,12 @@ public final class DeltaSharingSourceTask extends SourceTask {
     return true;
   }
 
-  /** One table's turn, filling {@code out} up to {@code budget}; its failures handled as the class comment says. */
+  /**
+   * One table's turn, filling {@code out} up to {@code budget}; its failures handled as the class comment says. A
+   * turn that fails hands out none of its records, and the table goes back to the last record it handed out before
+   * the turn (its planned files and open file forgotten): whatever the failure, a later turn reads the table again
+   * from there, never past rows whose records were dropped or a file whose opening failed.
+   */
   private boolean poll(TableStream s, List<SourceRecord> out, int budget, long deadline) {
     current.set(s);
     int before = out.size();
@@ -319,7 +326,8 @@ public final class DeltaSharingSourceTask extends SourceTask {
       return s.poll(out, budget - out.size(), deadline);
     } catch (RuntimeException e) {
       out.subList(before, out.size()).clear();
-      if (isStopping() || isInterruption(e)) {
+      s.resetTo(from); // the turn hands out nothing: the table goes back to its last record handed out
+      if (isStopping()) {
         return false;
       }
       s.metrics().errors.incrementAndGet();
@@ -331,10 +339,10 @@ public final class DeltaSharingSourceTask extends SourceTask {
             : "cannot be streamed", setAside, e.getMessage());
         return false;
       }
-      if (e instanceof ServerErrorException) {
+      if (isTransient(e)) {
         LOG.warn("Reading {} failed; it is tried again {} in {} ms: {}", s.table(),
             from == null ? "from the start" : "from " + from, config.pollInterval().toMillis(), e.getMessage());
-        s.resetTo(from, config.pollInterval());
+        s.waitFor(config.pollInterval());
         return false;
       }
       throw new ConnectException("Streaming " + s.table() + " failed: " + e.getMessage(), e);
@@ -375,10 +383,14 @@ public final class DeltaSharingSourceTask extends SourceTask {
     }
   }
 
-  private static boolean isInterruption(Throwable e) {
+  /**
+   * A server that kept failing through every retry, or a request cut short (a timeout, an interrupted or cancelled
+   * wait) while the task is not stopping: the table is tried again a poll interval later.
+   */
+  private static boolean isTransient(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof CancelledException || t instanceof InterruptedIOException
-          || t instanceof InterruptedException) {
+      if (t instanceof ServerErrorException || t instanceof CancelledException
+          || t instanceof InterruptedIOException || t instanceof InterruptedException) {
         return true;
       }
     }

@@ -3,6 +3,7 @@ package io.sharestream.kafka;
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.client.HttpInputFile;
 import io.sharestream.common.errors.CancelledException;
+import io.sharestream.common.errors.Errors;
 import io.sharestream.common.planner.AdmissionLimits;
 import io.sharestream.common.planner.ChangeRow;
 import io.sharestream.common.planner.Position;
@@ -56,6 +57,8 @@ final class TableStream implements AutoCloseable {
   private SharingStreamPlanner planner;
   private Position position;
   private final Deque<WorkUnit> pending = new ArrayDeque<>();
+  /** Where each pending unit starts: the position after everything planned before it. */
+  private final Deque<Position> startsAt = new ArrayDeque<>();
   private final Deque<UnitUrls> urls = new ArrayDeque<>();
   private final Deque<HttpInputFile> inputs = new ArrayDeque<>();
   private Position planEnd;
@@ -207,7 +210,11 @@ final class TableStream implements AutoCloseable {
       return moved;
     }
     pending.addAll(p.units());
-    for (WorkUnit u : p.units()) {
+    Position at = position;
+    for (int i = 0; i < p.units().size(); i++) {
+      WorkUnit u = p.units().get(i);
+      startsAt.add(at);
+      at = after(u, i + 1 < p.units().size() ? p.units().get(i + 1) : null, p.end());
       UnitUrls unitUrls = planner.urls(u);
       urls.add(unitUrls);
       inputs.add(UnitReader.input(client, u, unitUrls));
@@ -216,7 +223,16 @@ final class TableStream implements AutoCloseable {
     return true;
   }
 
+  /**
+   * Opens the next planned file. It must start where the table stands: the records of every row planned before it
+   * were handed out (or those rows had none to emit), else reading it would hand out offsets past rows never sent.
+   */
   private void openNext() {
+    Position start = startsAt.peek();
+    if (!position.equals(start)) {
+      throw outOfSequence("the next planned file " + pending.peek().describe() + " starts at " + start);
+    }
+    startsAt.poll();
     unit = pending.poll();
     UnitUrls unitUrls = urls.poll();
     input = inputs.poll();
@@ -227,10 +243,26 @@ final class TableStream implements AutoCloseable {
       }
       next.prefetch(footers);
     }
-    long startRow = position.insideFile() && position.tableVersion() == unit.version()
-        && position.index() == unit.index() && position.isStartingVersion() == unit.isStartingVersion()
-        ? position.row() + 1 : 0;
+    long startRow = 0;
+    if (position.insideFile()) { // a resume inside this file
+      if (position.tableVersion() != unit.version() || position.index() != unit.index()
+          || position.isStartingVersion() != unit.isStartingVersion()
+          || (position.fileKey() != null && !position.fileKey().equals(unit.fileKey()))) {
+        throw Errors.fileIdsChanged(table.toString(), position.tableVersion(), position.index());
+      }
+      startRow = position.row() + 1;
+    }
     reader = UnitReader.open(client, input, unit, unitUrls, unit.schema(), settings.read(), startRow);
+  }
+
+  /**
+   * The invariant every record's offset keeps broken: a bug, never a server's doing. The task fails rather than hand
+   * out an offset past rows whose records it did not hand out; a restart resumes from the last committed offset.
+   */
+  private IllegalStateException outOfSequence(String what) {
+    return new IllegalStateException("Refusing to hand out records of " + table + " out of sequence: it stands at "
+        + position + " but " + what + ". This is a bug of the connector: restart the task, it resumes from its last "
+        + "committed offset.");
   }
 
   /** Turns rows of the open file into records, at most {@code budget}; closes the file at its end. */
@@ -249,6 +281,9 @@ final class TableStream implements AutoCloseable {
         return added;
       }
       Position after = reader.hasNext() ? unit.rowPosition(row.rowIndex()) : afterFile();
+      if (after.compareTo(position) <= 0) {
+        throw outOfSequence("row " + row.rowIndex() + " of " + unit.describe() + " would carry " + after);
+      }
       converter.add(unit, row, after, out);
       position = after;
       stored = after;
@@ -264,14 +299,21 @@ final class TableStream implements AutoCloseable {
    * after the file.
    */
   private Position afterFile() {
-    if (pending.isEmpty()) {
-      return planEnd;
+    return after(unit, pending.peek(), planEnd);
+  }
+
+  /**
+   * The position once {@code u} is read, {@code next} (null: none) being planned after it and {@code end} the plan's
+   * end: after its version when {@code next} is of a later one, else after the file.
+   */
+  private static Position after(WorkUnit u, WorkUnit next, Position end) {
+    if (next == null) {
+      return end;
     }
-    WorkUnit next = pending.peek();
-    if (next.version() != unit.version() || next.isStartingVersion() != unit.isStartingVersion()) {
-      return Position.beforeVersion(unit.tableId(), unit.version() + 1, false);
+    if (next.version() != u.version() || next.isStartingVersion() != u.isStartingVersion()) {
+      return Position.beforeVersion(u.tableId(), u.version() + 1, false);
     }
-    return unit.endPosition();
+    return u.endPosition();
   }
 
   private void finishFile() {
@@ -313,11 +355,14 @@ final class TableStream implements AutoCloseable {
 
   /**
    * Forgets what was planned or open and goes back to {@code to} (the position of the last record handed out; null
-   * when the table never started), so a failed read is done again from there after {@code wait}.
+   * when the table never started), so a failed read is done again from there.
    */
-  void resetTo(Position to, Duration wait) {
+  void resetTo(Position to) {
     closeReader();
+    unit = null;
+    input = null;
     pending.clear();
+    startsAt.clear();
     urls.clear();
     inputs.forEach(HttpInputFile::abandon);
     inputs.clear();
@@ -328,6 +373,10 @@ final class TableStream implements AutoCloseable {
       planner.close(); // starts over: offset lookup and starting point again
       planner = null;
     }
+  }
+
+  /** Leaves the table alone for {@code wait} (after a failure). */
+  void waitFor(Duration wait) {
     waitUntil = clock.millis() + wait.toMillis();
   }
 
@@ -336,7 +385,7 @@ final class TableStream implements AutoCloseable {
    * goes to its metrics.
    */
   void setAside(String state) {
-    resetTo(position, Duration.ZERO);
+    resetTo(position);
     if (planner != null) {
       planner.close();
       planner = null;

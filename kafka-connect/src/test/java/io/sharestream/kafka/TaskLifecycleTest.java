@@ -417,4 +417,49 @@ class TaskLifecycleTest {
       poller.awaitTermination(10, TimeUnit.SECONDS);
     }
   }
+
+  /**
+   * A stop that lands while the task waits for a file's footer (its download held by storage: the stop cannot cut a
+   * storage read short, it fails when the bytes come), after reading the rest of the file before it in the same poll:
+   * the poll hands out no record past the rows it handed out before. It
+   * used to drop the records of that turn and go on with the table in the same poll, open the file after the held one
+   * (its footer already fetched) and hand out its rows, whose offsets passed the rest of the first file and all of the
+   * held one; a worker sends a stopped task's last poll and commits its offsets.
+   */
+  @Test
+  void aStopWhileAFileDownloadHangsHandsOutNoRecordPastTheRowsNotHandedOut() throws Exception {
+    DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve("three"), ConnectorStreamingTest.EVENTS).commit();
+    t.append(ConnectorStreamingTest.events(0, 30), 10); // version 1: three files of ten rows
+    server.close();
+    server = DeltaSharingServer.builder().table("s", "sc", "t", t.dir(), true).start();
+    config.put("profile.path", server.writeProfile(tmp.resolve("three.share")).toString());
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    server.faults().holdDownloads(DeltaSharingServer.filesInIdOrder(t).get(1), held, release);
+    DeltaSharingSourceTask task = task(config);
+    ExecutorService poller = Executors.newSingleThreadExecutor();
+    try {
+      List<SourceRecord> first = task.poll(); // 7 of the first file's 10 rows: the file stays open
+      assertThat(first).hasSize(7);
+      assertThat(held.await(30, TimeUnit.SECONDS)).as("the second file is fetched ahead").isTrue();
+      Future<List<SourceRecord>> second = poller.submit(task::poll); // the first file's last rows, then it waits
+      Thread.sleep(300);
+      task.stop();
+      Thread.sleep(300);
+      release.countDown(); // storage answers at last: the stopped task's download fails inside the poll's second
+      List<SourceRecord> records = second.get(10, TimeUnit.SECONDS);
+      Position last = Position.fromMap(first.get(6).sourceOffset());
+      for (SourceRecord r : records == null ? List.<SourceRecord>of() : records) {
+        Position p = Position.fromMap(r.sourceOffset());
+        assertThat(p.index()).as("%s: a record of the first file, whose earlier rows all went out", p)
+            .isEqualTo(last.index());
+        assertThat(p.row() == -1 || p.row() == last.row() + 1).as("%s follows %s", p, last).isTrue();
+        last = p;
+      }
+    } finally {
+      release.countDown();
+      poller.shutdownNow();
+      poller.awaitTermination(10, TimeUnit.SECONDS);
+    }
+  }
 }
