@@ -35,9 +35,47 @@ final class SoakTable {
 
   /** A new table {@code name} under {@code dir}: change data feed and deletion vectors on or off. */
   SoakTable(String name, Path dir, boolean changeDataFeed, boolean deletionVectors) {
+    this(name, dir, changeDataFeed, deletionVectors, 0, 1);
+  }
+
+  /**
+   * As above, version 0 holding {@code rows} rows in files of {@code rowsPerFile} (a {@code CREATE TABLE AS
+   * SELECT}), their ids interleaved across the files as a parallel write leaves them.
+   */
+  SoakTable(String name, Path dir, boolean changeDataFeed, boolean deletionVectors, int rows, int rowsPerFile) {
     this.name = name;
+    int files = (rows + rowsPerFile - 1) / rowsPerFile;
+    List<Map<String, Object>> batch = new ArrayList<>();
+    for (int f = 0; f < files; f++) {
+      for (long id = f; id < rows; id += files) {
+        batch.add(row(id, id % 1000));
+      }
+    }
     this.writer = DeltaTableWriter.create(dir.resolve(name), SCHEMA).changeDataFeed(changeDataFeed)
-        .deletionVectors(deletionVectors).commit();
+        .deletionVectors(deletionVectors).commit(batch, rowsPerFile);
+    added(0, batch);
+    nextId = rows;
+  }
+
+  private Map<String, Object> row(long id, long v) {
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put("id", id);
+    row.put("v", v);
+    if (noted) {
+      row.put("note", "n" + id);
+    }
+    return row;
+  }
+
+  /** The model after {@code version} added {@code batch}. */
+  private void added(long version, List<Map<String, Object>> batch) {
+    for (Map<String, Object> row : batch) {
+      long id = (Long) row.get("id");
+      long v = (Long) row.get("v");
+      rows.put(id, v);
+      changes.add(event(version, id, "insert", v));
+      appended.add(event(version, id, null, v));
+    }
   }
 
   Path dir() {
@@ -71,23 +109,9 @@ final class SoakTable {
     int n = 1 + random.nextInt(30);
     List<Map<String, Object>> batch = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      Map<String, Object> row = new LinkedHashMap<>();
-      row.put("id", nextId);
-      row.put("v", (long) random.nextInt(1000));
-      if (noted) {
-        row.put("note", "n" + nextId);
-      }
-      batch.add(row);
-      nextId++;
+      batch.add(row(nextId++, random.nextInt(1000)));
     }
-    long version = writer.append(batch, 1 + random.nextInt(10));
-    for (Map<String, Object> row : batch) {
-      long id = (Long) row.get("id");
-      long v = (Long) row.get("v");
-      rows.put(id, v);
-      changes.add(event(version, id, "insert", v));
-      appended.add(event(version, id, null, v));
-    }
+    added(writer.append(batch, 1 + random.nextInt(10)), batch);
     return "append";
   }
 
