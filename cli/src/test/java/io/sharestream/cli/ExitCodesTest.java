@@ -3,6 +3,7 @@ package io.sharestream.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.server.AsyncMode;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import java.io.IOException;
@@ -81,6 +82,24 @@ class ExitCodesTest {
     assertThat(r.code()).isEqualTo(5);
     assertThat(r.err()).contains("is after the table's latest version (3): ask for the latest version or an "
         + "earlier one").doesNotContain("cleaned up");
+  }
+
+  @Test
+  void anAsynchronousQueryTheServerRefusedIsARequestErrorNotAFailingServer() {
+    server.async("s.sc.orders", AsyncMode.ALWAYS);
+    try {
+      server.faults().queryFails(1, "Cannot load table version 99 as the latest version is 3.");
+      Cli.Run refused = Cli.run("head", "--profile", profile, "s.sc.orders");
+      assertThat(refused.code()).isEqualTo(5);
+      assertThat(refused.err()).contains("is after the table's latest version (3)").doesNotContain("..");
+
+      server.faults().queryFails(1, "warehouse stopped.");
+      Cli.Run failing = Cli.run("head", "--profile", profile, "s.sc.orders");
+      assertThat(failing.code()).isEqualTo(6);
+      assertThat(failing.err()).contains("failed on the server: warehouse stopped. Nothing was read");
+    } finally {
+      server.async("s.sc.orders", AsyncMode.NEVER);
+    }
   }
 
   @Test

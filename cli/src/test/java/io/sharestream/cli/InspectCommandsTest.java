@@ -133,6 +133,22 @@ class InspectCommandsTest {
   }
 
   @Test
+  void aViewWhoseServerRefusesItsVersionIsDescribedAndListedAsAView() {
+    try (DeltaSharingServer refusing = DeltaSharingServer.builder().viewVersionRefused(true)
+        .view("t2", "x", "plain_view", tmp.resolve("plain")).start()) {
+      String viewProfile = refusing.writeProfile(tmp.resolve("refusing.share")).toString();
+
+      Cli.Run describe = Cli.run("describe", "--profile", viewProfile, "t2.x.plain_view");
+      assertThat(describe.code()).isZero();
+      assertThat(describe.outLines()).contains("version:            - (a shared view: no versions, batch reads only)");
+
+      Cli.Run tables = Cli.run("tables", "--profile", viewProfile);
+      assertThat(tables.code()).isZero();
+      assertThat(tables.outLines().get(2).split("\\s+")).containsExactly("t2.x.plain_view", "-", "view", "-", "-");
+    }
+  }
+
+  @Test
   void helpOfEveryCommandDocumentsTheExitCodes() {
     for (String command : new String[] {"shares", "tables", "describe", "head", "changes", "tail"}) {
       Cli.Run r = Cli.run(command, "--help");

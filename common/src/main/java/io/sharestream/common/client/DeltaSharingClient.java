@@ -3,8 +3,12 @@ package io.sharestream.common.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sharestream.common.errors.CancelledException;
+import io.sharestream.common.errors.DeltaSharingException;
 import io.sharestream.common.errors.EndpointUnreachableException.Target;
 import io.sharestream.common.errors.Errors;
+import io.sharestream.common.errors.InvalidRequestException;
+import io.sharestream.common.errors.TableNotFoundException;
+import io.sharestream.common.errors.VersionNotAvailableException;
 import io.sharestream.common.model.ListedItem;
 import io.sharestream.common.model.ProtocolInfo;
 import io.sharestream.common.model.TableMetadata;
@@ -236,15 +240,30 @@ public final class DeltaSharingClient implements AutoCloseable {
     if (ts != null) {
       q.put("startingTimestamp", ts.toString());
     }
-    return retrier.call(what, () -> {
-      Answer r = send("GET", tablePath(table) + "/version", q, null, what, AnswerKind.PLAIN);
-      Http.readSmall(r.body(), 1024);
-      Long v = versionHeader(r, what);
-      if (v == null) {
-        throw Errors.sharedView(table.toString(), what);
+    try {
+      return retrier.call(what, () -> {
+        Answer r = send("GET", tablePath(table) + "/version", q, null, what, AnswerKind.PLAIN);
+        Http.readSmall(r.body(), 1024);
+        Long v = versionHeader(r, what);
+        if (v == null) {
+          throw Errors.sharedView(table.toString(), what);
+        }
+        return v;
+      });
+    } catch (InvalidRequestException | TableNotFoundException | VersionNotAvailableException refused) {
+      // the protocol text leaves open how a server answers /version for a view: one that refuses it is asked for
+      // the latest metadata, which a view answers without a version
+      TableSnapshotInfo latest;
+      try {
+        latest = metadata(table, null, null);
+      } catch (DeltaSharingException probe) {
+        throw refused;
       }
-      return v;
-    });
+      if (latest.isView()) {
+        throw Errors.sharedView(table.toString(), "the latest metadata");
+      }
+      throw refused;
+    }
   }
 
   /** The answer's {@code Delta-Table-Version}, or null without one (a shared view's answers have none). */

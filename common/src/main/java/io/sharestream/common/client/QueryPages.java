@@ -65,7 +65,7 @@ final class QueryPages implements FileListing.PageOpener {
         throw Errors.protocol(what, "a queryStatus line without a queryId");
       }
       if ("failed".equalsIgnoreCase(status.path("status").asText(""))) {
-        throw Errors.asyncQueryFailed(what, id, failure(status));
+        throw Errors.asyncQueryFailed(what, id, status);
       }
       if (queryId == null) {
         if (!announced) {
@@ -149,16 +149,6 @@ final class QueryPages implements FileListing.PageOpener {
   private static boolean advertisesAsync(Answer r) {
     String caps = r.header("delta-sharing-capabilities", "");
     return caps.replace(" ", "").toLowerCase(Locale.ROOT).contains("asyncquery=true");
-  }
-
-  private static String failure(JsonNode status) {
-    for (String field : new String[] {"errorMessage", "message", "error"}) {
-      if (status.hasNonNull(field)) {
-        JsonNode n = status.get(field);
-        return n.isTextual() ? n.asText() : n.toString();
-      }
-    }
-    return null;
   }
 
   /** An answer whose first line was looked at: a {@code queryStatus} line, or the answer untouched. */

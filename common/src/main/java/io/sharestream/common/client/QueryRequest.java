@@ -102,8 +102,12 @@ public final class QueryRequest {
 
   /**
    * The JSON body, with {@code pageToken} for a later page and {@code idempotencyKey} (may be null) for a query the
-   * server may answer asynchronously. The key goes under both spellings in use: the protocol text's
-   * {@code idempotencyKey} and the reference client's {@code idempotency_key}.
+   * server may answer asynchronously. The key goes under one name, {@code idempotency_key}: the field's proto name
+   * (the reference server's {@code protocol.proto}, {@code optional string idempotency_key = 14}), which a proto3 JSON
+   * parser accepts beside its JSON name {@code idempotencyKey} (the protocol text's), and the name the reference Spark
+   * client sends (delta-sharing {@code client/.../DeltaSharingClient.scala}, {@code QueryTableRequest.idempotency_key})
+   * to every server it queries asynchronously, Databricks' among them. Both names at once would set the field twice,
+   * which a proto3 JSON parser refuses.
    */
   String body(String pageToken, String idempotencyKey) {
     ObjectNode n = JSON.createObjectNode();
@@ -133,7 +137,6 @@ public final class QueryRequest {
       n.put("jsonPredicateHints", jsonPredicateHints);
     }
     if (idempotencyKey != null) {
-      n.put("idempotencyKey", idempotencyKey);
       n.put("idempotency_key", idempotencyKey);
     }
     if (pageToken != null) {

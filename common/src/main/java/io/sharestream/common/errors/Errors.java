@@ -4,8 +4,11 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -154,11 +157,61 @@ public final class Errors {
         + "the data provider to share the underlying table with history.");
   }
 
-  /** The server reported that its asynchronous query for {@code what} failed, with {@code serverMessage}. */
-  public static ServerErrorException asyncQueryFailed(String what, String queryId, String serverMessage) {
-    return new ServerErrorException("The server's query for " + what + " failed (asynchronous query " + queryId + ")"
-        + (serverMessage == null || serverMessage.trim().isEmpty() ? "" : ": " + redact(serverMessage))
+  /**
+   * The server reported its asynchronous query {@code queryId} for {@code what} (e.g. "the query of s.sc.t") failed:
+   * {@code status} is its {@code queryStatus} object. Classified as a synchronous answer would be: by its HTTP status
+   * ({@code httpStatusErrorCode}, as an end-of-stream marker carries one) or its {@code errorCode}, else by its
+   * message when that names a request the server refuses (a version beyond the latest, history not shared, ...); any
+   * other failure is the server's.
+   */
+  public static DeltaSharingException asyncQueryFailed(String what, String queryId, JsonNode status) {
+    String message = firstText(status, "errorMessage", "message", "error");
+    String code = firstText(status, "errorCode", "error_code");
+    ObjectNode body = JSON.createObjectNode();
+    if (code != null) {
+      body.put("errorCode", code);
+    }
+    body.put("message", message == null ? "" : message);
+    String of = what + " (asynchronous query " + queryId + ")";
+    Integer httpStatus = code == null ? null : ERROR_CODE_STATUS.get(code);
+    if (status.path("httpStatusErrorCode").canConvertToInt()) {
+      httpStatus = status.get("httpStatusErrorCode").asInt();
+    }
+    if (httpStatus != null && httpStatus >= 400) {
+      return fromResponse(httpStatus, body.toString(), of, null);
+    }
+    DeltaSharingException refused = fromResponse(400, body.toString(), of, null);
+    if (!(refused instanceof InvalidRequestException)) { // the message names what was wrong with the request
+      return refused;
+    }
+    return new ServerErrorException("Asynchronous query " + queryId + " (" + what + ") failed on the server"
+        + (message == null || message.trim().isEmpty() ? "" : ": " + redact(message.trim().replaceAll("\\.+$", "")))
         + ". Nothing was read; try again later, or ask the data provider if it keeps failing.");
+  }
+
+  /** The HTTP status a synchronous answer carries with each Delta Sharing (Databricks REST) error code. */
+  private static final Map<String, Integer> ERROR_CODE_STATUS = new HashMap<>();
+
+  static {
+    for (String code : new String[] {"INVALID_PARAMETER_VALUE", "MALFORMED_REQUEST", "BAD_REQUEST", "INVALID_STATE",
+        "UNSUPPORTED_OPERATION"}) {
+      ERROR_CODE_STATUS.put(code, 400);
+    }
+    ERROR_CODE_STATUS.put("UNAUTHENTICATED", 401);
+    ERROR_CODE_STATUS.put("PERMISSION_DENIED", 403);
+    ERROR_CODE_STATUS.put("RESOURCE_DOES_NOT_EXIST", 404);
+    ERROR_CODE_STATUS.put("INTERNAL_ERROR", 500);
+    ERROR_CODE_STATUS.put("TEMPORARILY_UNAVAILABLE", 503);
+  }
+
+  private static String firstText(JsonNode n, String... fields) {
+    for (String f : fields) {
+      JsonNode v = n.get(f);
+      if (v != null && !v.isNull()) {
+        return v.isTextual() ? v.asText() : v.toString();
+      }
+    }
+    return null;
   }
 
   /** The server's asynchronous query for {@code what} was still pending when the retry settings' time ran out. */

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sharestream.common.errors.CancelledException;
+import io.sharestream.common.errors.InvalidRequestException;
 import io.sharestream.common.errors.ServerErrorException;
+import io.sharestream.common.errors.VersionNotAvailableException;
 import io.sharestream.common.model.FileAction;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.TableRef;
@@ -70,6 +72,8 @@ class AsyncQueryTest {
     assertThat(submitted).hasSize(1);
     assertThat(submitted.get(0).capabilities).endsWith(";asyncquery=true");
     assertThat(submitted.get(0).idempotencyKey).isNotBlank();
+    assertThat(submitted.get(0).idempotencyKeyNames).as("one name: the field set once").containsExactly(
+        "idempotency_key");
     assertThat(server.requests().entries(Endpoint.QUERY_STATUS)).hasSize(4)
         .allSatisfy(e -> assertThat(e.status).isEqualTo(200));
     assertThat(sleeper.waits).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400),
@@ -112,6 +116,28 @@ class AsyncQueryTest {
         .hasMessageContaining("s.sc.t").hasMessageContaining("warehouse stopped while computing the view");
     assertThat(server.requests().entries(Endpoint.QUERY)).hasSize(1);
     assertThat(server.requests().entries(Endpoint.QUERY_STATUS)).hasSize(1);
+  }
+
+  @Test
+  void aFailedQueryWhoseServerRefusedTheRequestIsTheErrorASynchronousAnswerGives() {
+    server.async("s.sc.t", AsyncMode.ALWAYS);
+    server.faults().queryFails(1, "Cannot load table version 9 as the latest version is 3.");
+    assertThatThrownBy(() -> ids(client, QueryRequest.latest())).isInstanceOf(VersionNotAvailableException.class)
+        .hasMessageContaining("s.sc.t").hasMessageContaining("after the table's latest version (3)");
+
+    server.faults().queryFails(1, "INVALID_PARAMETER_VALUE", "limitHint must be positive.");
+    assertThatThrownBy(() -> ids(client, QueryRequest.latest())).isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("INVALID_PARAMETER_VALUE: limitHint must be positive.")
+        .hasMessageNotContaining("..");
+
+    server.faults().queryFails(1, "INTERNAL_ERROR", "warehouse lost.");
+    assertThatThrownBy(() -> ids(client, QueryRequest.latest())).isInstanceOf(ServerErrorException.class)
+        .hasMessageContaining("warehouse lost.").hasMessageNotContaining("..");
+
+    server.faults().queryFails(1, "warehouse stopped at 5.");
+    assertThatThrownBy(() -> ids(client, QueryRequest.latest())).isInstanceOf(ServerErrorException.class)
+        .hasMessageStartingWith("Asynchronous query ").hasMessageContaining("(the query of s.sc.t")
+        .hasMessageContaining("failed on the server: warehouse stopped at 5. Nothing was read");
   }
 
   @Test

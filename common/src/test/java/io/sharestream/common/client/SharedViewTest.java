@@ -86,4 +86,20 @@ class SharedViewTest {
         .hasMessageContaining("s.sc.v is a shared view").hasMessageContaining("no history to stream");
     assertThat(server.requests().entries(Endpoint.QUERY)).isEmpty();
   }
+
+  @Test
+  void aViewWhoseServerRefusesItsVersionIsStillRecognisedAsAView() {
+    DeltaSharingServer refusing = DeltaSharingServer.builder().viewVersionRefused(true)
+        .view("s", "sc", "v", tmp.resolve("v")).start();
+    try (DeltaSharingClient c = Kit.client(refusing, sleeper)) {
+      assertThatThrownBy(() -> c.tableVersion(VIEW)).isInstanceOf(SharedViewException.class)
+          .hasMessageContaining("s.sc.v is a shared view or materialized view");
+      assertThatThrownBy(() -> new SharingStreamPlanner(c, VIEW, StreamOptions.parse(Map.of()), Duration.ZERO,
+          Clock.systemUTC())).isInstanceOf(SharedViewException.class).hasMessageContaining("no history to stream");
+      assertThatThrownBy(() -> c.tableVersion(new TableRef("s", "sc", "missing")))
+          .isInstanceOf(io.sharestream.common.errors.TableNotFoundException.class);
+    } finally {
+      refusing.close();
+    }
+  }
 }

@@ -166,7 +166,10 @@ final class ErrorsReference {
           "changes of {table}", null),
       factory("sharedView", "a view answered without a version", "{table}", "{what}"),
       factory("asyncQueryFailed", "an asynchronous query reported failed", "{what}", "{query id}",
-          "{server message}"),
+          json("{\"queryId\": \"{query id}\", \"status\": \"failed\", \"errorMessage\": \"{server message}\"}")),
+      factory("asyncQueryFailed", "an asynchronous query refused as a bad request", "{what}", "{query id}",
+          json("{\"queryId\": \"{query id}\", \"status\": \"failed\", \"errorCode\": "
+              + "\"INVALID_PARAMETER_VALUE\", \"errorMessage\": \"{server message}\"}")),
       factory("asyncQueryTimedOut", "an asynchronous query still pending", "{what}", "{query id}",
           java.time.Duration.ofMinutes(10)),
       factory("fileIdsChanged", "a resume inside a version whose file ids changed", "{table}", 7L, 3L),
@@ -282,6 +285,14 @@ final class ErrorsReference {
         throw new IllegalStateException("Errors." + method + " failed", e);
       }
     });
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode json(String text) {
+    try {
+      return new com.fasterxml.jackson.databind.ObjectMapper().readTree(text);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** The error {@code raise} throws. */

@@ -75,6 +75,7 @@ final class ApiHandler implements HttpHandler {
       }
       if (endpoint == Endpoint.QUERY) { // logged before any fault answers it, so retries can be compared
         entry.idempotencyKey = AsyncQueries.idempotencyKey(req.body());
+        entry.idempotencyKeyNames = AsyncQueries.idempotencyKeyNames(req.body());
       }
       long latency = server.faults().apiLatency().toMillis();
       if (latency > 0) {
@@ -253,6 +254,9 @@ final class ApiHandler implements HttpHandler {
     boolean legacy = req.segments.size() == 6;
     requireMethod(req, legacy ? "HEAD" : "GET");
     SharedTable table = table(req);
+    if (table.view && server.viewVersionRefused()) {
+      throw ProtocolError.invalid(table.fullName() + " is a view: it has no version.");
+    }
     if (table.view && req.param("startingTimestamp") == null) {
       TableResponses.log(table);
       logStatus(200);

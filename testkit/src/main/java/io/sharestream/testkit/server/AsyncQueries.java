@@ -73,6 +73,10 @@ final class AsyncQueries {
    */
   int query(Request req, SharedTable table, Faults.Rule fault, RequestLog.Entry entry) throws IOException {
     ObjectNode body = QueryParams.read(req, false);
+    if (body.has(IDEMPOTENCY_KEY) && body.has(IDEMPOTENCY_KEY_SNAKE)) {
+      // one field under its JSON name and its proto name: a proto3 JSON parser (the reference server's) refuses it
+      throw ProtocolError.invalid("Field idempotency_key is set twice (as idempotencyKey and idempotency_key).");
+    }
     String key = idempotencyKey(body);
     entry.idempotencyKey = key;
     AsyncMode mode = table.asyncMode();
@@ -97,7 +101,7 @@ final class AsyncQueries {
     }
     Query q = submit(table, params, key, pinned, mode);
     entry.queryId = q.id;
-    return status(req, fault, q, null);
+    return status(req, fault, q, null, null);
   }
 
   /**
@@ -109,10 +113,10 @@ final class AsyncQueries {
     ObjectNode pollBody = QueryParams.read(req, true);
     Query q = find(id, table);
     if (fault != null && fault.kind == Faults.Kind.QUERY_FAILED) {
-      return status(req, fault, q, fault.message);
+      return status(req, fault, q, fault.message, fault.errorCode);
     }
     if (pending(q)) {
-      return status(req, fault, q, null);
+      return status(req, fault, q, null, null);
     }
     ObjectNode body = q.body.deepCopy();
     for (String paging : List.of("maxFiles", "pageToken")) {
@@ -133,6 +137,17 @@ final class AsyncQueries {
       return n != null && n.isObject() ? idempotencyKey((ObjectNode) n) : null;
     } catch (java.io.IOException e) {
       return null;
+    }
+  }
+
+  /** The names a query body gives its idempotency key under, in {@code idempotencyKey}, {@code idempotency_key} order. */
+  static List<String> idempotencyKeyNames(byte[] body) {
+    try {
+      com.fasterxml.jackson.databind.JsonNode n = Lines.JSON.readTree(body);
+      return n == null || !n.isObject() ? List.of() : List.of(IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_SNAKE).stream()
+          .filter(n::has).collect(java.util.stream.Collectors.toList());
+    } catch (java.io.IOException e) {
+      return List.of();
     }
   }
 
@@ -198,8 +213,12 @@ final class AsyncQueries {
     }
   }
 
-  /** A status line answer ({@code pending}, or {@code failed} with {@code errorMessage}), with the async echo. */
-  private int status(Request req, Faults.Rule fault, Query q, String errorMessage) throws IOException {
+  /**
+   * A status line answer ({@code pending}, or {@code failed} with {@code errorMessage} and {@code errorCode} when
+   * given), with the async echo.
+   */
+  private int status(Request req, Faults.Rule fault, Query q, String errorMessage, String errorCode)
+      throws IOException {
     Headers headers = req.exchange.getResponseHeaders();
     // the reference server never echoes asyncquery; its stub answers in parquet format
     headers.set(NdjsonResponse.CAPABILITIES, server.asyncAdvertised() ? "asyncquery=true" : "responseformat=parquet");
@@ -210,6 +229,9 @@ final class AsyncQueries {
         .put("status", errorMessage == null ? "pending" : "failed");
     if (errorMessage != null) {
       status.put("errorMessage", errorMessage);
+    }
+    if (errorCode != null) {
+      status.put("errorCode", errorCode);
     }
     NdjsonResponse out = new NdjsonResponse(req.exchange, fault);
     out.startStatus();

@@ -79,6 +79,7 @@ public final class DeltaSharingServer implements AutoCloseable {
   private final boolean deletionVectorFileIds;
   private final boolean honourFileIdHash;
   private final boolean asyncAdvertised;
+  private final boolean viewVersionRefused;
   private final String baseUrl;
 
   private DeltaSharingServer(Builder b) throws IOException {
@@ -91,6 +92,7 @@ public final class DeltaSharingServer implements AutoCloseable {
     this.deletionVectorFileIds = b.deletionVectorFileIds;
     this.honourFileIdHash = b.honourFileIdHash;
     this.asyncAdvertised = b.asyncAdvertised;
+    this.viewVersionRefused = b.viewVersionRefused;
     this.http = HttpServer.create(new InetSocketAddress(b.bindAddress, b.port), 64);
     this.baseUrl = b.publicUrl != null ? b.publicUrl : "http://" + b.advertisedHost + ":" + http.getAddress().getPort();
     this.urls = new FileUrls(baseUrl);
@@ -123,6 +125,7 @@ public final class DeltaSharingServer implements AutoCloseable {
     private boolean deletionVectorFileIds;
     private boolean honourFileIdHash = true;
     private boolean asyncAdvertised = true;
+    private boolean viewVersionRefused;
     private int port;
     private InetAddress bindAddress = InetAddress.getLoopbackAddress();
     private String advertisedHost = "127.0.0.1";
@@ -160,6 +163,15 @@ public final class DeltaSharingServer implements AutoCloseable {
      */
     public Builder asyncAdvertised(boolean on) {
       this.asyncAdvertised = on;
+      return this;
+    }
+
+    /**
+     * Whether views refuse {@code /version} (HTTP 400 {@code INVALID_PARAMETER_VALUE}: a view has no version) instead
+     * of answering it without a version (the default): the protocol text does not say which a server does.
+     */
+    public Builder viewVersionRefused(boolean refused) {
+      this.viewVersionRefused = refused;
       return this;
     }
 
@@ -390,6 +402,10 @@ public final class DeltaSharingServer implements AutoCloseable {
 
   boolean honourFileIdHash() {
     return honourFileIdHash;
+  }
+
+  boolean viewVersionRefused() {
+    return viewVersionRefused;
   }
 
   boolean asyncAdvertised() {

@@ -29,6 +29,7 @@ public final class Faults {
     Integer retryAfterSeconds;
     int afterLines;
     String message;
+    String errorCode;
     Duration delay;
     CountDownLatch reached;
     CountDownLatch release;
@@ -96,6 +97,14 @@ public final class Faults {
    */
   public Faults queryFails(int times, String message) {
     add(Endpoint.QUERY_STATUS, Kind.QUERY_FAILED, times).message = message;
+    return this;
+  }
+
+  /** As {@link #queryFails(int, String)}, the failed status carrying {@code errorCode} too (e.g. a refused request). */
+  public Faults queryFails(int times, String errorCode, String message) {
+    Rule r = add(Endpoint.QUERY_STATUS, Kind.QUERY_FAILED, times);
+    r.errorCode = errorCode;
+    r.message = message;
     return this;
   }
 

@@ -27,6 +27,8 @@ public final class RequestLog {
     public volatile int status;
     /** A query's idempotency key ({@code idempotencyKey} or {@code idempotency_key} of its body), if any. */
     public volatile String idempotencyKey;
+    /** The names its body gave the idempotency key under (both, if a client sets the field twice). */
+    public volatile java.util.List<String> idempotencyKeyNames = java.util.List.of();
     /** The async query a submission was answered with (pending), or the one a poll asked for. */
     public volatile String queryId;
 

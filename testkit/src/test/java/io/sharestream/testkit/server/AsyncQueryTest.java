@@ -139,6 +139,13 @@ class AsyncQueryTest {
   }
 
   @Test
+  void aBodySettingTheIdempotencyKeyUnderBothNamesIs400AsAProtoJsonParserRefusesIt() {
+    assertError(submit("{\"idempotencyKey\":\"k\",\"idempotency_key\":\"k\"}"), "INVALID_PARAMETER_VALUE",
+        "set twice");
+    assertThat(assertStatus(submit("{\"idempotency_key\":\"k\"}"), "pending", true)).isNotBlank();
+  }
+
+  @Test
   void unknownQueryIdsAndQueriesOfAnotherTableAre404() {
     Http.Response unknown = poll("6d3a1f1e9b2c4c8a8e1f2f5b7a9c0d11", "{}");
     assertThat(unknown.status).isEqualTo(404);

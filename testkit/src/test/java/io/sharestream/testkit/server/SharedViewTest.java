@@ -70,6 +70,19 @@ class SharedViewTest {
   }
 
   @Test
+  void aServerRefusingViewVersionsAnswersThem400() {
+    try (DeltaSharingServer refusing = DeltaSharingServer.builder().viewVersionRefused(true)
+        .table("s", "sc", "events", table.dir(), true).view("s", "sc", "v", table.dir()).start()) {
+      Http refusingHttp = new Http(refusing);
+      Http.Response view = refusingHttp.get(path("v") + "/version");
+      assertThat(view.status).isEqualTo(400);
+      assertThat(view.json().path("errorCode").asText()).isEqualTo("INVALID_PARAMETER_VALUE");
+      assertThat(refusingHttp.get(path("events") + "/version").header("Delta-Table-Version")).isEqualTo("5");
+      assertThat(refusingHttp.get(path("v") + "/metadata").header("Delta-Table-Version")).isNull();
+    }
+  }
+
+  @Test
   void metadataIsTheLatestStateWithoutVersionOrChangeDataFeed() {
     Http.Response r = http.get(path("v") + "/metadata");
     assertThat(r.status).isEqualTo(200);
