@@ -137,4 +137,54 @@ class AncientDatesReadTest {
     assertThat(q.awaitTermination(180_000)).isTrue();
     assertThat(texts(spark.table(name))).as("stream").isEqualTo(expected);
   }
+
+  /**
+   * The internal values (days, microseconds) of a stream equal a batch read's and Delta's own on every line, the days
+   * the hybrid calendar skips (1582-10-05 to 14) included, with a session on the default {@code java.sql} types: the
+   * stream writes to a Parquet sink, which keeps internal values. (Spark 3.1's {@code foreachBatch} and memory sinks
+   * hand each batch over as {@code java.sql} rows, moving those ten days to 1582-10-15 for any source, Delta's own
+   * included: {@code spark.sql.datetime.java8API.enabled=true} keeps them.)
+   */
+  @ParameterizedTest(name = "{0} calendar, {1} timestamps")
+  @CsvSource({"LEGACY, INT96", "LEGACY, TIMESTAMP_MICROS", "CORRECTED, INT96", "CORRECTED, TIMESTAMP_MICROS"})
+  void aStreamsInternalValuesAreTheBatchReadsOnEveryLine(String calendar, String encoding) throws Exception {
+    spark.conf().set(PARQUET + "datetimeRebaseModeInWrite", calendar);
+    spark.conf().set(PARQUET + "int96RebaseModeInWrite", calendar);
+    spark.conf().set("spark.sql.parquet.outputTimestampType", encoding);
+    Path table = tmp.resolve("delta");
+    List<Row> rows = new ArrayList<>();
+    for (Map<String, Object> r : Samples.calendarEdgeRows()) {
+      rows.add(RowFactory.create(r.get("id"), r.get("d"), r.get("ts")));
+    }
+    rows.add(RowFactory.create(100L, LocalDate.of(1582, 10, 10), Instant.parse("1582-10-10T10:10:10Z")));
+    rows.add(RowFactory.create(101L, LocalDate.of(1582, 10, 14), Instant.parse("1582-10-14T23:59:59.999999Z")));
+    spark.createDataFrame(rows, DataTypes.createStructType(List.of(
+        DataTypes.createStructField("id", DataTypes.LongType, true),
+        DataTypes.createStructField("d", DataTypes.DateType, true),
+        DataTypes.createStructField("ts", DataTypes.TimestampType, true)))).coalesce(1)
+        .write().format("delta").save(table.toString()); // 0
+    spark.conf().set("spark.sql.datetime.java8API.enabled", "false");
+    spark.conf().set(PARQUET + "datetimeRebaseModeInWrite", "CORRECTED"); // the sink keeps proleptic values
+    spark.conf().set(PARQUET + "int96RebaseModeInWrite", "CORRECTED");
+    DeltaSharingServer s = DeltaSharingServer.builder().table("s", "sc", "t", table, true).start();
+    servers.add(s);
+    String path = s.writeProfile(tmp.resolve("p.share")) + "#s.sc.t";
+    List<String> delta = internal(spark.read().format("delta").load(table.toString()));
+    if (calendar.equals("CORRECTED")) { // written as they are (LEGACY writes move them to 1582-10-15)
+      assertThat(delta).contains("100 -141432 -12219688190000000"); // 1582-10-10 (and 10:10:10 UTC)
+    }
+    assertThat(internal(spark.read().format("deltaSharing").load(path))).as("batch").isEqualTo(delta);
+    Path sink = tmp.resolve("sink");
+    StreamingQuery q = spark.readStream().format("deltaSharing").option("startingVersion", "0").load(path)
+        .writeStream().format("parquet").option("path", sink.toString())
+        .option("checkpointLocation", tmp.resolve("checkpoint").toString()).trigger(Trigger.Once()).start();
+    assertThat(q.awaitTermination(180_000)).isTrue();
+    assertThat(internal(spark.read().parquet(sink.toString()))).as("stream").isEqualTo(delta);
+  }
+
+  /** Each line's id, days since the epoch and microseconds since the epoch, as Spark holds them. */
+  private static List<String> internal(Dataset<Row> df) {
+    return df.selectExpr("id", "unix_date(d)", "unix_micros(ts)").collectAsList().stream()
+        .map(r -> r.getLong(0) + " " + r.get(1) + " " + r.get(2)).sorted().collect(Collectors.toList());
+  }
 }
