@@ -479,6 +479,15 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
     return VersionPolling.every(pollInterval()).backingOffUpTo(Duration.ofMillis(getLong(POLL_INTERVAL_MAX_MS)));
   }
 
+  /**
+   * Whether the connector asks for exactly-once delivery ({@code exactly.once.support} {@code required} or
+   * {@code requested}, Connect's own connector setting).
+   */
+  public boolean exactlyOnceRequested() {
+    Object v = originals().get("exactly.once.support");
+    return v != null && !"".equals(v.toString().trim()) && !"none".equalsIgnoreCase(v.toString().trim());
+  }
+
   public int batchMaxRows() {
     return getInt(BATCH_MAX_ROWS);
   }

@@ -24,6 +24,7 @@ final class TableMetrics implements TableMetricsMBean {
   final AtomicLong lastSuccessfulPollTime = new AtomicLong();
   final AtomicLong retries = new AtomicLong();
   final AtomicLong errors = new AtomicLong();
+  final AtomicLong possibleDuplicates = new AtomicLong();
   volatile String state = STREAMING;
   private final ObjectName name;
 
@@ -82,6 +83,11 @@ final class TableMetrics implements TableMetricsMBean {
   @Override
   public long getErrors() {
     return errors.get();
+  }
+
+  @Override
+  public long getPossibleDuplicates() {
+    return possibleDuplicates.get();
   }
 
   @Override

@@ -27,6 +27,12 @@ public interface TableMetricsMBean {
   long getErrors();
 
   /**
+   * Records delivered again because a stored offset of an older release lay inside a version, which is then read
+   * again from its start (at-least-once only).
+   */
+  long getPossibleDuplicates();
+
+  /**
    * STREAMING; NOT_SHARED once the server no longer shares the table (404); UNREADABLE once it cannot be streamed
    * (history not shared, a view, an unsupported feature). The task goes on with its other tables.
    */

@@ -53,6 +53,9 @@ final class TableStream implements AutoCloseable {
   private final Executor footers;
   private final Clock clock;
   private final boolean transactional;
+  private final boolean exactlyOnce;
+  /** A stored offset of an older release inside a version, while that version is read again; else null. */
+  private Position rereading;
 
   private SharingStreamPlanner planner;
   private Position position;
@@ -91,6 +94,7 @@ final class TableStream implements AutoCloseable {
     this.footers = footers;
     this.clock = clock;
     this.transactional = transactional;
+    this.exactlyOnce = transactional || config.exactlyOnceRequested();
   }
 
   TableRef table() {
@@ -133,6 +137,9 @@ final class TableStream implements AutoCloseable {
     Position from = SourceOffsets.position(storedOffset, table);
     if (from != null) {
       from.checkTable(started.metadata().id(), table.toString());
+      if (!from.verifiable()) {
+        from = versionStartOf(from, started);
+      }
       LOG.info("{} resumes from its stored offset {}", table, from);
     } else {
       from = started.initialPosition();
@@ -143,6 +150,29 @@ final class TableStream implements AutoCloseable {
     stored = from;
     storedAt = clock.millis();
     metrics.currentVersion.set(from.tableVersion());
+  }
+
+  /**
+   * Where a stored offset of an older release inside a version goes on: that version's start, its rows up to the
+   * offset delivered again (counted in {@link TableMetrics#possibleDuplicates}), as at-least-once delivery allows;
+   * under exactly-once, nowhere: the offset is refused naming the fixes.
+   */
+  private Position versionStartOf(Position stored, SharingStreamPlanner started) {
+    if (exactlyOnce) {
+      started.close();
+      throw Errors.unverifiablePosition(table.toString(), stored.tableVersion(), stored.index(), "Under "
+          + "exactly-once delivery its version is not read again. To go on, move the offset to version "
+          + stored.tableVersion() + " (it reads that version again, whole: its rows already delivered come twice) "
+          + "or " + (stored.tableVersion() + 1) + " (it skips the rest of it) with PATCH /connectors/<name>/offsets "
+          + "({\"" + Position.TABLE_VERSION + "\": <v>, \"" + Position.INDEX + "\": -1, \"" + Position.ROW
+          + "\": -1}), or run the connector at-least-once until it is past version " + stored.tableVersion() + ".");
+    }
+    LOG.warn("{}: its stored offset {} lies inside version {} and was written by an older release, which did not "
+        + "record which file that is; version {} is read again from its start, and its rows delivered before the "
+        + "restart are delivered again (possibleDuplicates in its metrics counts them)", table, stored,
+        stored.tableVersion(), stored.tableVersion());
+    rereading = stored;
+    return stored.versionStart();
   }
 
   /** The position of the last record handed out (where a restart would resume). */
@@ -285,6 +315,13 @@ final class TableStream implements AutoCloseable {
         throw outOfSequence("row " + row.rowIndex() + " of " + unit.describe() + " would carry " + after);
       }
       converter.add(unit, row, after, out);
+      if (rereading != null) { // a version read again from its start: what the old offset had counts as repeated
+        if (unit.version() == rereading.tableVersion() && unit.isStartingVersion() == rereading.isStartingVersion()) {
+          metrics.possibleDuplicates.addAndGet(converter.recordsFor(row.changeType()));
+        } else {
+          rereading = null;
+        }
+      }
       position = after;
       stored = after;
       storedAt = clock.millis();

@@ -2,6 +2,7 @@ package io.sharestream.spark;
 
 import io.sharestream.common.errors.CancelledException;
 import io.sharestream.common.errors.DeltaSharingException;
+import io.sharestream.common.errors.Errors;
 import io.sharestream.common.planner.AdmissionLimits;
 import io.sharestream.common.planner.Backlog;
 import io.sharestream.common.planner.Position;
@@ -81,7 +82,14 @@ class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissionCont
   @Override
   public Offset deserializeOffset(String json) {
     SharingOffset o = SharingOffset.fromJson(json);
-    o.position().checkTable(planner.metadata().id(), scan.options.table().toString());
+    Position p = o.position();
+    p.checkTable(planner.metadata().id(), scan.options.table().toString());
+    if (!p.verifiable()) { // a checkpoint of an older release, inside a version: replaying it must not guess
+      throw Errors.unverifiablePosition(scan.options.table().toString(), p.tableVersion(), p.index(), "To go on, "
+          + "restart the query with a new checkpoint and startingVersion " + p.tableVersion() + " (it reads that "
+          + "version again, whole: rows of it the sink has may come twice) or " + (p.tableVersion() + 1) + " (it "
+          + "skips the rest of it).");
+    }
     return o;
   }
 

@@ -225,6 +225,19 @@ public final class Errors {
    * The file at {@code index} of {@code version} of {@code table} is not the one a stored position points into: the
    * server now gives other file ids (or another order) for the version.
    */
+  /**
+   * A stored position of {@code table} inside a version without the key of its file (an older release's): where it
+   * stands cannot be checked against the files the server lists now, and is not guessed; {@code howToGoOn} says what
+   * the engine offers.
+   */
+  public static InvalidPositionException unverifiablePosition(String table, long version, long index,
+      String howToGoOn) {
+    return new InvalidPositionException("The stored position of " + table + " lies inside version " + version
+        + " (file #" + index + ") and was written by an older release, which did not record which file that is: "
+        + "the files the server lists now cannot be checked against it, and a guess could skip or repeat rows. "
+        + howToGoOn);
+  }
+
   public static InvalidPositionException fileIdsChanged(String table, long version, long index) {
     return new InvalidPositionException("The stream stopped inside version " + version + " of " + table + " (file "
         + "#" + index + "), but the server now lists that version with other file ids, so the files already read "

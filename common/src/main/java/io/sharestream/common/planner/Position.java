@@ -113,6 +113,20 @@ public final class Position implements Comparable<Position> {
     return fileKey == null ? FORMAT_VERSION : FORMAT_VERSION_WITH_FILE_KEY;
   }
 
+  /**
+   * Whether what this position has read can be told from the files a server lists now: at a version boundary, or
+   * naming the file at {@link #index()} by its key. A position inside a version without a key (older releases wrote
+   * them) would place the next read by the files' order alone, which other file ids change.
+   */
+  public boolean verifiable() {
+    return index < 0 || fileKey != null;
+  }
+
+  /** Nothing of this position's version consumed yet (of its snapshot, while {@link #isStartingVersion()}). */
+  public Position versionStart() {
+    return beforeVersion(tableId, tableVersion, isStartingVersion);
+  }
+
   /** Whether file {@code index} is only partly read (a Kafka position inside a file). */
   public boolean insideFile() {
     return index >= 0 && row >= 0;

@@ -173,6 +173,8 @@ final class ErrorsReference {
       factory("asyncQueryTimedOut", "an asynchronous query still pending", "{what}", "{query id}",
           java.time.Duration.ofMinutes(10)),
       factory("fileIdsChanged", "a resume inside a version whose file ids changed", "{table}", 7L, 3L),
+      factory("unverifiablePosition", "an older release's position inside a version", "{table}", 7L, 3L,
+          "{how to go on in this engine}"),
       factory("deltaFormatRequired", "HTTP 400 asking for the delta format", "{what}", "{server message}"),
       factory("deltaFormatUnsupported", "a parquet answer for a delta table", "{what}", 3),
       factory("unsupportedFeature", "a reader feature not read", "{what}", "reader feature {feature}"),
