@@ -27,8 +27,8 @@ public interface TableMetricsMBean {
   long getErrors();
 
   /**
-   * Records delivered again because a stored offset of an older release lay inside a version, which is then read
-   * again from its start (at-least-once only).
+   * Records of a version read again from its start because an older release's stored offset lay inside it (which of
+   * them went out before cannot be told): possible duplicates, at-least-once only.
    */
   long getPossibleDuplicates();
 

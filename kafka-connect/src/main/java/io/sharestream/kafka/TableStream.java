@@ -153,9 +153,9 @@ final class TableStream implements AutoCloseable {
   }
 
   /**
-   * Where a stored offset of an older release inside a version goes on: that version's start, its rows up to the
-   * offset delivered again (counted in {@link TableMetrics#possibleDuplicates}), as at-least-once delivery allows;
-   * under exactly-once, nowhere: the offset is refused naming the fixes.
+   * Where a stored offset of an older release inside a version goes on: that version's start, as at-least-once
+   * delivery allows (which of its rows went out before cannot be told, so each record of it counts in
+   * {@link TableMetrics#possibleDuplicates}); under exactly-once, nowhere: the offset is refused naming the fixes.
    */
   private Position versionStartOf(Position stored, SharingStreamPlanner started) {
     if (exactlyOnce) {
@@ -169,8 +169,8 @@ final class TableStream implements AutoCloseable {
     }
     LOG.warn("{}: its stored offset {} lies inside version {} and was written by an older release, which did not "
         + "record which file that is; version {} is read again from its start, and its rows delivered before the "
-        + "restart are delivered again (possibleDuplicates in its metrics counts them)", table, stored,
-        stored.tableVersion(), stored.tableVersion());
+        + "restart are delivered again (PossibleDuplicates in its metrics counts the version's records)", table,
+        stored, stored.tableVersion(), stored.tableVersion());
     rereading = stored;
     return stored.versionStart();
   }
@@ -315,7 +315,7 @@ final class TableStream implements AutoCloseable {
         throw outOfSequence("row " + row.rowIndex() + " of " + unit.describe() + " would carry " + after);
       }
       converter.add(unit, row, after, out);
-      if (rereading != null) { // a version read again from its start: what the old offset had counts as repeated
+      if (rereading != null) { // a version read again from its start: each of its records may have gone out before
         if (unit.version() == rereading.tableVersion() && unit.isStartingVersion() == rereading.isStartingVersion()) {
           metrics.possibleDuplicates.addAndGet(converter.recordsFor(row.changeType()));
         } else {
