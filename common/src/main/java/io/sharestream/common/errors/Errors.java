@@ -222,10 +222,6 @@ public final class Errors {
   }
 
   /**
-   * The file at {@code index} of {@code version} of {@code table} is not the one a stored position points into: the
-   * server now gives other file ids (or another order) for the version.
-   */
-  /**
    * A stored position of {@code table} inside a version without the key of its file (an older release's): where it
    * stands cannot be checked against the files the server lists now, and is not guessed; {@code howToGoOn} says what
    * the engine offers.
@@ -238,6 +234,10 @@ public final class Errors {
         + howToGoOn);
   }
 
+  /**
+   * The file at {@code index} of {@code version} of {@code table} is not the one a stored position points into: the
+   * server now gives other file ids (or another order) for the version.
+   */
   public static InvalidPositionException fileIdsChanged(String table, long version, long index) {
     return new InvalidPositionException("The stream stopped inside version " + version + " of " + table + " (file "
         + "#" + index + "), but the server now lists that version with other file ids, so the files already read "

@@ -72,6 +72,28 @@ final class ConnectWorker implements AutoCloseable {
         "org.apache.kafka.connect.cli.ConnectDistributed", List.of(config.toString()), dir.resolve("worker"));
   }
 
+  /**
+   * {@code n} workers of group {@code group} on {@code bootstrap} from Kafka 4.1's jars on the first Java installed,
+   * in {@code dir/worker<i>}, started at once.
+   */
+  static List<ConnectWorker> startGroup(int n, String bootstrap, String group, boolean exactlyOnce, Path dir)
+      throws IOException {
+    List<ConnectWorker> workers = new java.util.ArrayList<>();
+    Jdk jdk = Jdk.installed().get(0);
+    for (int i = 0; i < n; i++) {
+      workers.add(new ConnectWorker("4.1", jdk, bootstrap, group, exactlyOnce, dir.resolve("worker" + i)));
+    }
+    java.util.concurrent.CompletableFuture.allOf(workers.stream().map(w ->
+        java.util.concurrent.CompletableFuture.runAsync(() -> {
+          try {
+            w.start();
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+        })).toArray(java.util.concurrent.CompletableFuture[]::new)).join();
+    return workers;
+  }
+
   /** Starts the worker and waits until its REST API answers. */
   void start() throws InterruptedException {
     process.start();

@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,17 +44,7 @@ class ThreeWorkersKillIT {
     List<ConnectWorker> workers = new ArrayList<>();
     try (DeltaSharingServer server = share.start(); Kafka kafka = new Kafka(broker)) {
       server.faults().storageLatency(Duration.ofMillis(300));
-      Jdk jdk = Jdk.installed().get(0);
-      for (int i = 0; i < 3; i++) {
-        workers.add(new ConnectWorker("4.1", jdk, kafka.bootstrap(), "trio", true, tmp.resolve("worker" + i)));
-      }
-      CompletableFuture.allOf(workers.stream().map(w -> CompletableFuture.runAsync(() -> {
-        try {
-          w.start();
-        } catch (InterruptedException e) {
-          throw new IllegalStateException(e);
-        }
-      })).toArray(CompletableFuture[]::new)).join();
+      workers.addAll(ConnectWorker.startGroup(3, kafka.bootstrap(), "trio", true, tmp));
       ConnectWorker any = workers.get(0);
       any.deploy("trio", Kafka.connector(server.writeProfile(tmp.resolve("p.share")).toString(), "s.sc.*",
           "tasks.max", "3", "startingVersion", "0", "exactly.once.support", "required", "batch.max.rows", "150",

@@ -16,7 +16,6 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -87,7 +86,7 @@ class ThreeWorkersRebalanceIT {
     try (DeltaSharingServer server = share.start(); Kafka kafka = new Kafka(broker);
         CommittedCount committed = new CommittedCount(kafka.bootstrap())) {
       server.faults().storageLatency(Duration.ofMillis(700)).apiLatency(Duration.ofMillis(20)); // slow starts
-      workers.addAll(startWorkers(kafka, dir, exactlyOnce));
+      workers.addAll(ConnectWorker.startGroup(3, kafka.bootstrap(), "rebalance", exactlyOnce, dir));
       ConnectWorker any = workers.get(0);
       String profile = server.writeProfile(dir.resolve("p.share")).toString();
       String names = tables.stream().map(t -> "s.sc." + t.name).collect(Collectors.joining(","));
@@ -157,24 +156,6 @@ class ThreeWorkersRebalanceIT {
         w.close();
       }
     }
-  }
-
-  /** Three workers of one group on {@code kafka}, started at once. */
-  private static List<ConnectWorker> startWorkers(Kafka kafka, Path dir, boolean exactlyOnce) throws Exception {
-    List<ConnectWorker> workers = new ArrayList<>();
-    Jdk jdk = Jdk.installed().get(0);
-    for (int i = 0; i < 3; i++) {
-      workers.add(new ConnectWorker("4.1", jdk, kafka.bootstrap(), "rebalance", exactlyOnce,
-          dir.resolve("worker" + i)));
-    }
-    CompletableFuture.allOf(workers.stream().map(w -> CompletableFuture.runAsync(() -> {
-      try {
-        w.start();
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-    })).toArray(CompletableFuture[]::new)).join();
-    return workers;
   }
 
   /** Whether every topic holds every change of its table. */
