@@ -16,13 +16,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * Follows a table like {@code tail -f}: the core's stream planner settles where it starts (the starting options)
  * and plans the files of each new version; their rows go to a visitor in stream order. Caught up, it asks for new
- * versions once per poll interval. {@link #stop()} ends it from another thread.
+ * versions once per poll interval, and ends once standard output's reader is gone. {@link #stop()} ends it from
+ * another thread.
  */
 final class Follower {
   /** Files planned at a time. */
   private static final int FILES_PER_PLAN = 16;
   /** How long {@link #stop()} waits for the follower to leave. */
   private static final Duration STOP_WAIT = Duration.ofSeconds(5);
+  /** How often, while waiting for new versions, standard output's reader is looked for. */
+  private static final Duration OUTPUT_CHECK = Duration.ofMillis(250);
 
   private final DeltaSharingClient client;
   private final TableRef table;
@@ -56,7 +59,7 @@ final class Follower {
           Stderr.status("following " + table + ": waiting for version " + position.tableVersion()
               + " (Ctrl-C ends)");
         }
-        if (caughtUp && stopped.await(pollInterval.toMillis(), TimeUnit.MILLISECONDS)) {
+        if (caughtUp && idle()) {
           return;
         }
       }
@@ -67,6 +70,22 @@ final class Follower {
     } finally {
       done.countDown();
     }
+  }
+
+  /**
+   * Waits a poll interval, in slices of {@link #OUTPUT_CHECK}, each ending with a look at standard output's reader
+   * ({@link OutputClosed#checkReader}: a closed pipe ends the command now, not at the next version's first row); true
+   * once {@link #stop()} was called.
+   */
+  private boolean idle() throws InterruptedException {
+    long end = System.nanoTime() + pollInterval.toNanos();
+    for (long left = pollInterval.toNanos(); left > 0; left = end - System.nanoTime()) {
+      if (stopped.await(Math.min(left, OUTPUT_CHECK.toNanos()), TimeUnit.NANOSECONDS)) {
+        return true;
+      }
+      OutputClosed.checkReader();
+    }
+    return false;
   }
 
   /**

@@ -59,9 +59,10 @@ final class TailCommand implements Callable<Integer> {
 
   /** Where to start (startingVersion, startingTimestamp). */
   static final class Start {
-    @Option(names = "--starting-version", paramLabel = "latest|snapshot|<version>",
+    @Option(names = "--starting-version", paramLabel = "latest|snapshot|earliest|<version>",
         description = "latest (default): commits after the start; snapshot: the rows at the latest version, then "
-            + "every later change; a version: every change from it on.")
+            + "every later change; a version: every change from it on; earliest: from the earliest version the "
+            + "server still serves.")
     private String version;
 
     @Option(names = "--starting-timestamp", paramLabel = "<instant>", converter = Converters.Timestamp.class,

@@ -240,7 +240,7 @@ class ExitCodesTest {
     assertThat(List.of(format.code(), start.code(), zone.code(), rebase.code())).containsOnly(2);
     assertThat(format.err()).startsWith("--response-format must be auto, parquet or delta, not 'csv'.\n")
         .contains("Try 'sharestream head --help'");
-    assertThat(start.err()).startsWith("--starting-version must be 'latest', 'snapshot' or a version");
+    assertThat(start.err()).startsWith("--starting-version must be 'latest', 'snapshot', 'earliest' or a version");
     assertThat(zone.err()).startsWith("--partition-time-zone is not a time zone id: 'Mars/Base'");
     assertThat(rebase.err()).startsWith("--datetime-rebase-mode must be EXCEPTION, LEGACY or CORRECTED");
     assertThat(server.requests().entries()).isEmpty();

@@ -88,6 +88,21 @@ class PackagedJarIT {
   }
 
   @Test
+  void tailEndsAsSoonAsThePipeItWritesToIsClosedWhileTheTableIsIdle() throws Exception {
+    // as `sharestream tail T | head -2`: the rows fit the pipe, then nothing is written for a minute
+    Process p = sharestream("tail", "s.sc.t", "--starting-version", "1", "--poll-interval", "60s");
+    BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    assertThat(out.readLine()).startsWith("{\"version\":1,");
+    assertThat(out.readLine()).startsWith("{\"version\":1,");
+
+    p.getInputStream().close(); // the pipe's only reader ends, as head does after its lines
+
+    assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("ended without a write to the closed pipe").isTrue();
+    assertThat(p.exitValue()).isEqualTo(Failures.OUTPUT_CLOSED);
+    assertThat(err().lines()).allMatch(l -> l.startsWith("sharestream: Change commit ")); // hints, no error
+  }
+
+  @Test
   void theWrapperScriptRunsTheJarNextToIt() throws Exception {
     Path wrapper = Path.of(JAR).getParent().getParent().resolve("sharestream");
     Process p = start(List.of(wrapper.toString(), "shares"));

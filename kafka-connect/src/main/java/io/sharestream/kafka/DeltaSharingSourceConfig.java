@@ -88,8 +88,9 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   public static final String STARTING_VERSION = StreamOptions.STARTING_VERSION;
   private static final String STARTING_VERSION_DOC = "Where a table without stored offsets starts: 'latest' (only "
       + "commits made after the connector starts), 'snapshot' (the rows at the latest version, then every later "
-      + "change) or a version number N (every change committed at N and after). Unset, with no startingTimestamp "
-      + "either: latest. Stored offsets win over it.";
+      + "change), a version number N (every change committed at N and after) or 'earliest' (as N for the earliest "
+      + "version the server still serves). Unset, with no startingTimestamp either: latest. Stored offsets win over "
+      + "it.";
 
   public static final String STARTING_TIMESTAMP = StreamOptions.STARTING_TIMESTAMP;
   private static final String STARTING_TIMESTAMP_DOC = "An ISO-8601 instant: start at the first version committed "
@@ -98,8 +99,16 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   public static final String STARTING_OVERRIDES = "starting.overrides";
   private static final String STARTING_OVERRIDES_DOC = "Per-table starting points, in place of startingVersion and "
       + "startingTimestamp for the tables named: <share>.<schema>.<table>=<start>, comma-separated, a start being "
-      + "latest, snapshot, a version or an ISO-8601 instant. Used, as those are, only by a table without stored "
-      + "offsets; a table named need not be selected yet (one the share gains later starts there).";
+      + "latest, snapshot, earliest, a version or an ISO-8601 instant. Used, as those are, only by a table without "
+      + "stored offsets; a table named need not be selected yet (one the share gains later starts there).";
+
+  public static final String STARTING_UNAVAILABLE_MODE = "starting.unavailable.mode";
+  private static final String STARTING_UNAVAILABLE_MODE_DOC = "What a table does when the version it starts at "
+      + "(from startingVersion, startingTimestamp, starting.overrides or its stored offset) is no longer served: its "
+      + "log was cleaned up, or it was shared from a later version. 'set_aside': the table stops, its state and "
+      + "reason in its metrics and the log, while the task's other tables go on. 'earliest': it goes on from the "
+      + "earliest version still served, with a warning naming the versions it skips (their changes are not "
+      + "delivered). A table that starts at 'earliest' in starting.overrides never meets this.";
 
   public static final String SKIP_CHANGE_COMMITS = StreamOptions.SKIP_CHANGE_COMMITS;
   private static final String SKIP_CHANGE_COMMITS_DOC = "true: commits that remove or rewrite data (UPDATE, DELETE, "
@@ -271,13 +280,16 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
         GROUP_TABLES, ++o, Width.LONG, "Tables excluded (regexes)");
     d.define(TABLES_DISCOVERY_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
         TABLES_DISCOVERY_INTERVAL_MS_DOC, GROUP_TABLES, ++o, Width.SHORT, "Table discovery interval (ms)");
-    d.define(STARTING_VERSION, Type.STRING, null, new ConfigValidators.StreamOptionValidator("latest, snapshot or a version >= 0"),
+    d.define(STARTING_VERSION, Type.STRING, null, new ConfigValidators.StreamOptionValidator("latest, snapshot, earliest or a version >= 0"),
         Importance.HIGH, STARTING_VERSION_DOC, GROUP_TABLES, ++o, Width.SHORT, "Starting version",
-        new ConfigValidators.FixedRecommender("latest", "snapshot", "0"));
+        new ConfigValidators.FixedRecommender("latest", "snapshot", "earliest", "0"));
     d.define(STARTING_TIMESTAMP, Type.STRING, null, new ConfigValidators.StreamOptionValidator("an ISO-8601 instant"), Importance.MEDIUM,
         STARTING_TIMESTAMP_DOC, GROUP_TABLES, ++o, Width.MEDIUM, "Starting timestamp");
     d.define(STARTING_OVERRIDES, Type.STRING, "", new StartingOverrides.Validator(), Importance.MEDIUM,
         STARTING_OVERRIDES_DOC, GROUP_TABLES, ++o, Width.LONG, "Starting points per table");
+    d.define(STARTING_UNAVAILABLE_MODE, Type.STRING, StartingUnavailableMode.SET_ASIDE.configValue(),
+        ConfigDef.ValidString.in(StartingUnavailableMode.configValues()), Importance.MEDIUM,
+        STARTING_UNAVAILABLE_MODE_DOC, GROUP_TABLES, ++o, Width.SHORT, "When a start is no longer served");
     d.define(SKIP_CHANGE_COMMITS, Type.BOOLEAN, false, Importance.MEDIUM, SKIP_CHANGE_COMMITS_DOC, GROUP_TABLES, ++o,
         Width.SHORT, "Skip change commits");
     d.define(READ_CHANGE_FEED, Type.BOOLEAN, false, Importance.MEDIUM, READ_CHANGE_FEED_DOC, GROUP_TABLES, ++o,
@@ -452,6 +464,10 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
 
   public boolean tombstonesOnDelete() {
     return getBoolean(TOMBSTONES_ON_DELETE);
+  }
+
+  public StartingUnavailableMode startingUnavailableMode() {
+    return StartingUnavailableMode.parse(getString(STARTING_UNAVAILABLE_MODE));
   }
 
   public TimePrecisionMode timePrecisionMode() {

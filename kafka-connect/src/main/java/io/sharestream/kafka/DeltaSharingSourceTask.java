@@ -2,11 +2,7 @@ package io.sharestream.kafka;
 
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.errors.CancelledException;
-import io.sharestream.common.errors.DeltaFormatRequiredException;
-import io.sharestream.common.errors.HistoryNotSharedException;
 import io.sharestream.common.errors.ServerErrorException;
-import io.sharestream.common.errors.TableNotFoundException;
-import io.sharestream.common.errors.UnsupportedTableFeatureException;
 import io.sharestream.common.planner.Position;
 import io.sharestream.common.profile.TableRef;
 import java.io.InterruptedIOException;
@@ -50,10 +46,11 @@ import org.slf4j.LoggerFactory;
  * unacknowledged ({@link RecordsInFlight}): a poll returns fewer records, or none after 100 ms, rather than more. A
  * table's turn that fails hands out none of its records and takes the table back to the last record it handed out.
  * A failure from a server that kept failing through every retry, or a request cut short (a timeout), is logged and
- * that table is tried again a poll interval later. A table the server no longer shares (HTTP 404), or that cannot
- * be streamed (history not shared, a view, a feature this reader lacks), is set aside with one log line and its
- * metrics' state while the task goes on with the others (the connector's table discovery drops a table no longer
- * listed; a task restart tries a set-aside table again). Any other failure stops the task with a message naming the
+ * that table is tried again a poll interval later. What the provider did to a table (unshared it, revoked this
+ * recipient's access, turned its history off, cleaned its log up past where it starts, recreated it: a
+ * {@link SetAsideReason}) sets that table aside with one ERROR line naming the fix and its reason in its metrics,
+ * while the task goes on with the others; a task restart tries it again. A task whose every table is set aside
+ * fails with their reasons, so its status shows them. Any other failure stops the task with a message naming the
  * table and the fix.
  *
  * <p>{@link #stop()} cancels an HTTP request, file read or retry wait in flight (closing the client aborts its
@@ -144,8 +141,10 @@ public final class DeltaSharingSourceTask extends SourceTask {
     for (TableRef table : tables) {
       RecordConverter converter = new RecordConverter(table, config.topic(table), keys.getOrDefault(table, List.of()),
           config.tombstonesOnDelete(), config.timePrecisionMode(), config.fieldNameAdjustmentMode());
-      streams.add(new TableStream(table, client, config.streamSettings(table), converter,
-          new TableMetrics(connector, task, table), config, footers, clock, tx != null));
+      TableMetrics metrics = new TableMetrics(connector, task, table);
+      metrics.reportAsPluginMetrics(context, table);
+      streams.add(new TableStream(table, client, config.streamSettings(table), converter, metrics, config, footers,
+          clock, tx != null));
     }
     LOG.info("Task {} of {} streams {}", task, connector, tables);
     startAhead(); // the first tables connect while the worker gets ready to poll
@@ -331,12 +330,9 @@ public final class DeltaSharingSourceTask extends SourceTask {
         return false;
       }
       s.metrics().errors.incrementAndGet();
-      String setAside = setAsideState(e);
-      if (setAside != null) {
-        s.setAside(setAside);
-        LOG.error("{} {}; it stops while the task's other tables go on (state {} in its metrics; a task restart "
-            + "tries it again): {}", s.table(), setAside.equals(TableMetrics.NOT_SHARED) ? "is no longer shared"
-            : "cannot be streamed", setAside, e.getMessage());
+      SetAsideReason reason = SetAsideReason.of(e);
+      if (reason != null) {
+        setAside(s, reason, e);
         return false;
       }
       if (isTransient(e)) {
@@ -352,20 +348,18 @@ public final class DeltaSharingSourceTask extends SourceTask {
   }
 
   /**
-   * {@link TableMetrics#NOT_SHARED} for a table the server no longer shares, {@link TableMetrics#UNREADABLE} for one
-   * that cannot be streamed, else null.
+   * Stops reading {@code s} for {@code reason} (a provider's action, {@code e}) while the task goes on with its other
+   * tables; once every table of the task is set aside, the task fails with their reasons (so its status shows them).
    */
-  private static String setAsideState(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof TableNotFoundException) {
-        return TableMetrics.NOT_SHARED;
-      }
-      if (t instanceof HistoryNotSharedException || t instanceof UnsupportedTableFeatureException
-          || t instanceof DeltaFormatRequiredException) {
-        return TableMetrics.UNREADABLE;
-      }
+  private void setAside(TableStream s, SetAsideReason reason, RuntimeException e) {
+    String message = s.table() + " " + reason.what() + ": " + e.getMessage() + " To go on: " + reason.fix() + ".";
+    s.setAside(reason, message);
+    LOG.error("{} is set aside: the task's other tables go on (state SET_ASIDE, reason {} in its metrics). {}",
+        s.table(), reason, message);
+    if (streams.stream().allMatch(TableStream::isSetAside)) {
+      throw new ConnectException("Every table of this task is set aside: " + streams.stream()
+          .map(t -> t.metrics().getSetAsideMessage()).collect(Collectors.joining(" ")), e);
     }
-    return null;
   }
 
   /** Waits a second, or until the task stops or a table's background start ends. */

@@ -4,6 +4,7 @@ import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.client.RetrySettings;
 import io.sharestream.common.client.TableSnapshotInfo;
+import io.sharestream.common.errors.AccessDeniedException;
 import io.sharestream.common.errors.DeltaSharingException;
 import io.sharestream.common.errors.EndpointUnreachableException;
 import io.sharestream.common.errors.InvalidProfileException;
@@ -32,11 +33,12 @@ import org.slf4j.LoggerFactory;
  * Checks a config against the sharing server before it is deployed, reporting each problem on the setting at
  * fault: the profile can be read, an OAuth profile's token endpoint grants a token (its failures on the
  * {@code oauth.*} setting at fault, or the profile's setting), the server is reachable and accepts the
- * credentials, the shares of patterns exist, every selected table exists and is shared with history (a table a
- * pattern selects that cannot be streamed is refused with the advice to exclude it),
+ * credentials, the shares of patterns exist, every table named in {@code tables} exists and is shared with history,
  * a starting version is still available, the key columns exist (tables are asked about {@value #TABLES_AT_ONCE} at
- * once, their problems reported in their order). Change data that was not recorded is mentioned in
- * the log only: with {@code readChangeFeed=true} such versions are derived, not refused (SPEC §6).
+ * once, their problems reported in their order). Tables a pattern selects are the provider's to change: one that
+ * cannot be streamed is logged, never a refusal (the task that gets it sets it aside). Change data that was not
+ * recorded is mentioned in the log only: with {@code readChangeFeed=true} such versions are derived, not refused
+ * (SPEC §6).
  */
 final class Preflight {
   private static final Logger LOG = LoggerFactory.getLogger(Preflight.class);
@@ -127,34 +129,64 @@ final class Preflight {
     }
   }
 
-  /** One table's problems; a failure of the credentials or of the server ends the whole check. */
+  /**
+   * One table's problems; a failure of the credentials or of the server ends the whole check. Only what the user
+   * wrote is refused: a table named in {@code tables} that cannot be read, a start it does not serve, a key column
+   * it lacks. What the provider does to tables a pattern selects (history off, a view, a start no longer served) is
+   * logged: the running task sets such a table aside, and the config is never refused for it.
+   */
   private static List<Problem> checkTable(DeltaSharingClient client, DeltaSharingSourceConfig config,
       StreamSettings settings, TableSelection selection, Map<TableRef, List<String>> keys, TableRef table,
       Map<String, String> props) {
     List<Problem> problems = new ArrayList<>();
+    boolean named = selection.named().contains(table);
     try {
       long latest = client.tableVersion(table);
       TableSnapshotInfo info = client.metadata(table, latest, null); // needs history sharing, as streaming does
+      checkKeys(table, keys.get(table), info.metadata().schema(), problems);
       StartingPoint start = config.streamSettings(table).startingPoint();
       if (start.kind() == StartingPoint.Kind.VERSION && start.version() <= latest) {
         client.metadata(table, start.version(), null);
       }
-      checkKeys(table, keys.get(table), info.metadata().schema(), problems);
       if (settings.readChangeFeed() && !info.metadata().changeDataFeedEnabled()) {
         LOG.info("{} does not record its change data feed at version {}: with readChangeFeed=true its changes "
             + "are derived from added and removed files (removed files as deletes, added ones as inserts)",
             table, latest);
       }
     } catch (UnauthorizedException | ServerErrorException e) {
-      problems.add(new Problem(settingAtFault(props, e, null), e.getMessage(), true));
+      if (!(e instanceof AccessDeniedException) || named) {
+        problems.add(new Problem(settingAtFault(props, e, null), e.getMessage(), !(e instanceof AccessDeniedException)));
+      } else {
+        setAsideWhenRunning(table, e);
+      }
     } catch (VersionNotAvailableException e) {
-      problems.add(new Problem(DeltaSharingSourceConfig.STARTING_VERSION, "table " + table + ": " + e.getMessage()));
+      if (named && config.startingUnavailableMode() == StartingUnavailableMode.SET_ASIDE) {
+        problems.add(new Problem(DeltaSharingSourceConfig.STARTING_VERSION, "table " + table + ": " + e.getMessage()
+            + " Or set " + DeltaSharingSourceConfig.STARTING_OVERRIDES + "=" + table + "=earliest, or "
+            + DeltaSharingSourceConfig.STARTING_UNAVAILABLE_MODE + "=earliest to start there at the earliest "
+            + "version served."));
+      } else if (named) {
+        LOG.info("{} does not serve version {} any longer: it starts at the earliest version served ({}=earliest)",
+            table, config.streamSettings(table).startingPoint().version(),
+            DeltaSharingSourceConfig.STARTING_UNAVAILABLE_MODE);
+      } else {
+        setAsideWhenRunning(table, e);
+      }
     } catch (DeltaSharingException e) {
-      boolean named = selection.named().contains(table);
-      problems.add(new Problem(selection.selectedBy(table), "table " + table + ": " + e.getMessage() + (named ? ""
-          : " Exclude it with " + DeltaSharingSourceConfig.TABLES_EXCLUDE_REGEX + " to stream the other tables.")));
+      if (named) {
+        problems.add(new Problem(selection.selectedBy(table), "table " + table + ": " + e.getMessage()));
+      } else {
+        setAsideWhenRunning(table, e);
+      }
     }
     return problems;
+  }
+
+  /** A table a pattern selects that cannot be read as things stand: logged, never a refusal of the config. */
+  private static void setAsideWhenRunning(TableRef table, DeltaSharingException e) {
+    LOG.warn("{} is selected by a pattern but cannot be streamed as things stand; the task that gets it sets it aside "
+        + "(exclude it with {} to leave it out): {}", table, DeltaSharingSourceConfig.TABLES_EXCLUDE_REGEX,
+        e.getMessage());
   }
 
   /** A problem found, on the setting it is reported on. */
@@ -178,8 +210,8 @@ final class Preflight {
   /**
    * The setting a failure of the credentials or of an endpoint is reported on: with the profile given as settings
    * ({@code endpoint} with {@code bearer.token} or the {@code oauth.*} settings), the one for the profile field at
-   * fault (an OAuth refusal names it; an unreachable endpoint is its own; else {@code field}, when not null); with
-   * a profile file or JSON, that setting.
+   * fault (an OAuth refusal names it; an unreachable endpoint is its own; a refused bearer token is
+   * {@code bearer.token}; else {@code field}, when not null); with a profile file or JSON, that setting.
    */
   static String settingAtFault(Map<String, String> props, DeltaSharingException e, String field) {
     String credential = CredentialForms.credentialSetting(props);
@@ -188,6 +220,7 @@ final class Preflight {
     }
     String atFault = e instanceof OAuthTokenException ? ((OAuthTokenException) e).profileField()
         : e instanceof EndpointUnreachableException ? ((EndpointUnreachableException) e).target().profileField()
+        : e instanceof UnauthorizedException && given(props, DeltaSharingSourceConfig.BEARER_TOKEN) ? "bearerToken"
         : field;
     if (atFault == null) {
       return credential;
@@ -201,6 +234,8 @@ final class Preflight {
         return DeltaSharingSourceConfig.OAUTH_CLIENT_SECRET;
       case "scope":
         return DeltaSharingSourceConfig.OAUTH_SCOPE;
+      case "bearerToken":
+        return DeltaSharingSourceConfig.BEARER_TOKEN;
       default:
         return credential;
     }
@@ -217,6 +252,11 @@ final class Preflight {
             + "' (columns: " + schema.fieldNames() + ")"));
       }
     }
+  }
+
+  private static boolean given(Map<String, String> props, String name) {
+    String v = props.get(name);
+    return v != null && !v.trim().isEmpty();
   }
 
   static void error(Map<String, ConfigValue> values, String name, String message) {

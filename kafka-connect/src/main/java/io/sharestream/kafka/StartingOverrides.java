@@ -12,12 +12,13 @@ import org.apache.kafka.common.config.ConfigException;
 
 /**
  * Per-table starting points ({@value DeltaSharingSourceConfig#STARTING_OVERRIDES}): {@code <share>.<schema>.<table>=
- * <start>} entries, comma-separated, where a start is what {@code startingVersion} takes (latest, snapshot, a
- * version) or what {@code startingTimestamp} takes (an ISO-8601 instant). Like those options, a start is used only by
- * a table without stored offsets; a table named here need not be selected yet (discovery may bring it later).
+ * <start>} entries, comma-separated, where a start is what {@code startingVersion} takes (latest, snapshot,
+ * earliest, a version) or what {@code startingTimestamp} takes (an ISO-8601 instant). Like those options, a start is
+ * used only by a table without stored offsets; a table named here need not be selected yet (discovery may bring it
+ * later).
  */
 final class StartingOverrides {
-  private static final Pattern VERSION_FORM = Pattern.compile("latest|snapshot|\\d+");
+  private static final Pattern VERSION_FORM = Pattern.compile("latest|snapshot|earliest|\\d+");
 
   private StartingOverrides() {}
 
@@ -47,8 +48,8 @@ final class StartingOverrides {
       try {
         StreamOptions.parse(Collections.singletonMap(option, start));
       } catch (DeltaSharingException e) {
-        throw invalid(spec, "table " + table + " starts at '" + start + "', which is neither latest, snapshot, a "
-            + "version nor an ISO-8601 instant");
+        throw invalid(spec, "table " + table + " starts at '" + start + "', which is neither latest, snapshot, "
+            + "earliest, a version nor an ISO-8601 instant");
       }
       if (out.put(table, Collections.singletonMap(option, start)) != null) {
         throw invalid(spec, "table " + table + " is listed twice");
@@ -70,7 +71,7 @@ final class StartingOverrides {
 
     @Override
     public String toString() {
-      return "<share>.<schema>.<table>=<latest|snapshot|version|ISO-8601 instant>, comma-separated";
+      return "<share>.<schema>.<table>=<latest|snapshot|earliest|version|ISO-8601 instant>, comma-separated";
     }
   }
 }

@@ -11,6 +11,12 @@ public interface TableMetricsMBean {
   /** Versions committed but not yet fully read. */
   long getVersionsBehind();
 
+  /**
+   * Files of the versions behind not yet read, as the server listed them; -1 while a version behind is not listed
+   * yet (the task lists up to versions.per.request versions ahead).
+   */
+  long getFilesBehind();
+
   long getRecords();
 
   long getFilesRead();
@@ -33,8 +39,18 @@ public interface TableMetricsMBean {
   long getPossibleDuplicates();
 
   /**
-   * STREAMING; NOT_SHARED once the server no longer shares the table (404); UNREADABLE once it cannot be streamed
-   * (history not shared, a view, an unsupported feature). The task goes on with its other tables.
+   * STARTING (connecting), STREAMING (files to read), CAUGHT_UP (every version reported is read) or SET_ASIDE (the
+   * task stopped reading it, {@link #getSetAsideReason()} says why, while its other tables go on).
    */
   String getState();
+
+  /**
+   * Why the table is set aside: NOT_SHARED (HTTP 404), ACCESS_DENIED (HTTP 403), UNREADABLE (history not shared, a
+   * view, a feature this reader lacks), VERSION_UNAVAILABLE (where it starts is no longer served) or RECREATED (its
+   * id changed); empty while it is not.
+   */
+  String getSetAsideReason();
+
+  /** What happened to a set-aside table and what brings it back; empty while it is not set aside. */
+  String getSetAsideMessage();
 }

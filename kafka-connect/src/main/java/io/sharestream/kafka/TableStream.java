@@ -4,7 +4,9 @@ import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.client.HttpInputFile;
 import io.sharestream.common.errors.CancelledException;
 import io.sharestream.common.errors.Errors;
+import io.sharestream.common.errors.VersionNotAvailableException;
 import io.sharestream.common.planner.AdmissionLimits;
+import io.sharestream.common.planner.Backlog;
 import io.sharestream.common.planner.ChangeRow;
 import io.sharestream.common.planner.Position;
 import io.sharestream.common.planner.SharingStreamPlanner;
@@ -54,6 +56,7 @@ final class TableStream implements AutoCloseable {
   private final Clock clock;
   private final boolean transactional;
   private final boolean exactlyOnce;
+  private final StartingUnavailableMode unavailable;
   /** A stored offset of an older release inside a version, while that version is read again; else null. */
   private Position rereading;
 
@@ -95,6 +98,7 @@ final class TableStream implements AutoCloseable {
     this.clock = clock;
     this.transactional = transactional;
     this.exactlyOnce = transactional || config.exactlyOnceRequested();
+    this.unavailable = config.startingUnavailableMode();
   }
 
   TableRef table() {
@@ -229,16 +233,20 @@ final class TableStream implements AutoCloseable {
 
   /** Plans the next files; false when the table is caught up (and waits a poll interval). */
   private boolean plan() {
-    StreamPlanner.Plan p = planner.plan(position, AdmissionLimits.files(filesPerBatch));
+    StreamPlanner.Plan p = planFromAvailable();
+    Backlog behind = planner.backlog(position);
+    metrics.filesBehind.set(behind == null ? -1 : behind.files());
     if (p.units().isEmpty()) {
       boolean moved = !p.end().equals(position);
       position = p.end();
       if (!moved) {
         nextPlanAt = clock.millis() + pollInterval.toMillis();
         caughtUpTo = planner.latestKnownVersion();
+        metrics.state = TableMetrics.State.CAUGHT_UP;
       }
       return moved;
     }
+    metrics.state = TableMetrics.State.STREAMING;
     pending.addAll(p.units());
     Position at = position;
     for (int i = 0; i < p.units().size(); i++) {
@@ -251,6 +259,34 @@ final class TableStream implements AutoCloseable {
     }
     planEnd = p.end();
     return true;
+  }
+
+  /**
+   * The next files from where the table stands. Where that version is no longer served (the log was cleaned up, or
+   * the table is shared from later), {@code starting.unavailable.mode} says: the table goes on from the earliest
+   * version served, with a warning, or it fails with {@link VersionNotAvailableException}, which sets it aside.
+   */
+  private StreamPlanner.Plan planFromAvailable() {
+    try {
+      return planner.plan(position, AdmissionLimits.files(filesPerBatch));
+    } catch (VersionNotAvailableException e) {
+      long earliest = planner.earliestServedVersion();
+      if (earliest <= position.tableVersion()) {
+        throw e; // its version is served: something else is gone (a file the provider removed)
+      }
+      if (unavailable != StartingUnavailableMode.EARLIEST) {
+        throw new VersionNotAvailableException(table + " would " + (position.equals(stored) ? "start" : "go on")
+            + " at version " + position.tableVersion() + ", but the server serves its changes only from version "
+            + earliest + " on (its log was cleaned up, or it is shared from a later version).");
+      }
+      LOG.warn("{} would {} at version {}, but the server serves its changes only from version {} on: it goes on "
+          + "from there ({}={}); the changes of versions {} to {} are not delivered", table,
+          position.equals(stored) ? "start" : "go on", position.tableVersion(), earliest,
+          DeltaSharingSourceConfig.STARTING_UNAVAILABLE_MODE, unavailable.configValue(), position.tableVersion(),
+          earliest - 1);
+      position = Position.beforeVersion(position.tableId(), earliest, false);
+      return planner.plan(position, AdmissionLimits.files(filesPerBatch));
+    }
   }
 
   /**
@@ -358,6 +394,7 @@ final class TableStream implements AutoCloseable {
     reader = null;
     input.abandon(); // a range opened ahead that no read needed (every row group skipped)
     metrics.filesRead.incrementAndGet();
+    metrics.filesBehind.updateAndGet(f -> f > 0 ? f - 1 : f);
     metrics.bytesRead.addAndGet(input.bytesRead());
     if (position.compareTo(unit.endPosition()) < 0) {
       position = pending.isEmpty() && planEnd != null ? planEnd : afterFile(); // a file without rows to emit
@@ -418,17 +455,17 @@ final class TableStream implements AutoCloseable {
   }
 
   /**
-   * Stops reading the table for good in this task (it is no longer shared, or cannot be streamed): {@code state}
-   * goes to its metrics.
+   * Stops reading the table for good in this task (a provider's action: it is no longer shared, cannot be streamed,
+   * ...): {@code reason} and {@code message} go to its metrics.
    */
-  void setAside(String state) {
+  void setAside(SetAsideReason reason, String message) {
     resetTo(position);
     if (planner != null) {
       planner.close();
       planner = null;
     }
     setAside = true;
-    metrics.state = state;
+    metrics.setAside(reason, message);
   }
 
   boolean isSetAside() {

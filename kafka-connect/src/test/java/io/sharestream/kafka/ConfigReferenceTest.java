@@ -30,7 +30,7 @@ class ConfigReferenceTest {
     }
     assertThat(doc).contains("| `tables` | list | `\"\"` | `<share>.<schema>.<table>, <share>.<schema>.* or <share>.*, "
         + "comma-separated` | high |")
-        .contains("| `startingVersion` | string |  | `latest, snapshot or a version >= 0` | high |")
+        .contains("| `startingVersion` | string |  | `latest, snapshot, earliest or a version >= 0` | high |")
         .contains("| `time.precision.mode` | string | `connect` | `[connect, micros, string]` | medium |")
         .contains("| `poll.interval.ms` | long | `10000` | `[1,...]` | medium |");
   }

@@ -41,7 +41,14 @@ class ConfigValidationTest {
         .changeDataFeed(true).commit();
     DeltaTableWriter customers = DeltaTableWriter.create(tmp.resolve("customers"), DeltaType.struct(
         DeltaType.field("customer_id", DeltaType.LONG))).commit();
+    DeltaTableWriter trimmed = DeltaTableWriter.create(tmp.resolve("trimmed"), DeltaType.struct(
+        DeltaType.field("customer_id", DeltaType.LONG))).commit();
+    for (long i = 0; i < 3; i++) {
+      trimmed.append(List.of(Map.of("customer_id", i)));
+    }
+    trimmed.cleanUpLogBefore(trimmed.checkpoint()); // its history starts at version 3
     server = DeltaSharingServer.builder().table("demo", "sales", "orders", orders.dir(), true)
+        .table("demo", "sales", "trimmed", trimmed.dir(), true)
         .table("demo", "sales", "customers", customers.dir(), true)
         .table("demo", "sales", "private", customers.dir(), false)
         .view("demo", "sales", "top_customers", customers.dir()).start();
@@ -151,8 +158,10 @@ class ConfigValidationTest {
   void theServerIsAskedAboutTheProfileAndEveryTable() {
     assertThat(errors(valid("profile.path", tmp.resolve("missing.share").toString())).get("profile.path").get(0))
         .contains("does not exist");
+    assertThat(errors(valid("profile.path", null, "endpoint", server.endpoint(), "bearer.token", "wrong")))
+        .as("on the token, not the endpoint").containsOnlyKeys("bearer.token");
     assertThat(errors(valid("profile.path", null, "endpoint", server.endpoint(), "bearer.token", "wrong"))
-        .get("endpoint").get(0)).contains("HTTP 401");
+        .get("bearer.token").get(0)).contains("HTTP 401");
     assertThat(errors(valid("tables", "demo.sales.orders,demo.sales.nope")).get("tables").get(0))
         .contains("demo.sales.nope").contains("HTTP 404");
     assertThat(errors(valid("tables", "demo.sales.private")).get("tables").get(0)).contains("WITH HISTORY");
@@ -193,23 +202,38 @@ class ConfigValidationTest {
   }
 
   @Test
-  void patternsAreListedOnTheServerAndEachSelectedTableThatCannotBeStreamedIsReportedWithTheWayToExcludeIt() {
-    List<String> share = errors(valid("tables", "demo.*")).get("tables");
-    assertThat(share).hasSize(2);
-    assertThat(share.get(0)).contains("demo.sales.private").contains("WITH HISTORY")
-        .contains("Exclude it with tables.exclude.regex");
-    assertThat(share.get(1)).contains("demo.sales.top_customers is a shared view");
+  void patternsAreListedOnTheServerAndTheTablesTheyMatchThatCannotBeStreamedNeverRefuseTheConfig() {
+    // what the provider shares is the provider's: a history-off table, a view and a cleaned-up log are set aside by
+    // the task that gets them, and the config (or the update that excludes them) is accepted
+    assertThat(errors(valid("tables", "demo.*", "startingVersion", "0"))).isEmpty();
     assertThat(errors(valid("tables", "demo.sales.*", "tables.exclude.regex", ".*\\.(private|top_customers)",
         "key.columns", "demo.sales.customers:customer_id"))).isEmpty();
     assertThat(errors(valid("tables", null, "tables.include.regex", "DEMO\\.sales\\.(orders|customers)")))
         .isEmpty();
+    // what the user wrote is still checked: a key column, a table named, a share, the pattern's form
+    assertThat(errors(valid("tables", "demo.*", "key.columns", "demo.sales.customers:nope")).get("key.columns")
+        .get(0)).contains("no column 'nope'");
     assertThat(errors(valid("tables", "demo.sales.private", "tables.include.regex", "demo\\.sales\\.private"))
-        .get("tables").get(0)).as("named, so no advice to exclude").doesNotContain("Exclude");
+        .get("tables").get(0)).contains("WITH HISTORY");
     assertThat(errors(valid("tables", "nope.*")).get("tables").get(0)).contains("HTTP 404");
     assertThat(errors(valid("tables", "demo.*.orders")).get("tables").get(0)).contains("<share>.<schema>.*");
     assertThat(errors(valid("tables", null, "tables.include.regex", "demo(")))
         .containsOnlyKeys("tables.include.regex");
     assertThat(errors(valid("tables", " ")).get("tables").get(0)).contains("or set tables.include.regex");
+  }
+
+  @Test
+  void aStartingVersionANamedTableNoLongerServesIsRefusedNamingTheSettingsThatStartItAtTheEarliestServed() {
+    List<String> start = errors(valid("tables", "demo.sales.trimmed", "startingVersion", "1")).get("startingVersion");
+    assertThat(start).hasSize(1);
+    assertThat(start.get(0)).contains("demo.sales.trimmed").contains("starting.overrides=demo.sales.trimmed=earliest")
+        .contains("starting.unavailable.mode=earliest");
+    assertThat(errors(valid("tables", "demo.sales.trimmed", "startingVersion", "1", "starting.unavailable.mode",
+        "earliest"))).isEmpty();
+    assertThat(errors(valid("tables", "demo.sales.trimmed", "startingVersion", "1", "starting.overrides",
+        "demo.sales.trimmed=earliest"))).isEmpty();
+    assertThat(errors(valid("tables", "demo.sales.trimmed", "startingVersion", "earliest"))).isEmpty();
+    assertThat(errors(valid("starting.unavailable.mode", "skip"))).containsOnlyKeys("starting.unavailable.mode");
   }
 
   @Test

@@ -101,6 +101,12 @@ class ConnectorStreamingTest {
   }
 
   @Test
+  void whatTheProviderDoesToOtherTablesSetsThemAsideWithTheirReasonsWhileEachRowOfTheRestFlowsOnce()
+      throws Exception {
+    ProviderActions.run(harness, tmp, "provider-alo", false);
+  }
+
+  @Test
   void appendsFlowWithTheirValuesKeysHeadersTimestampsAndOffsets() throws Exception {
     DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("events"), EVENTS).commit();
     table.append(events(0, 5), 2); // 1

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -76,6 +77,12 @@ class ExactlyOnceTest {
     assertThat(committed).hasSize(rows);
     assertThat(committed.stream().map(ConnectHarness.Rec::id).distinct().count()).isEqualTo(rows);
     assertThat(harness.endOffset(topic)).as("transaction markers beyond the records").isGreaterThan(rows);
+  }
+
+  @Test
+  void whatTheProviderDoesToOtherTablesSetsThemAsideWithTheirReasonsWhileEachRowOfTheRestIsCommittedOnce()
+      throws Exception {
+    ProviderActions.run(harness, tmp, "provider-eos", true);
   }
 
   @Test
@@ -151,6 +158,8 @@ class ExactlyOnceTest {
     harness.deploy(name, config, 3);
 
     server.tables().add("s", "sc", "d", tables.get("d").dir(), true); // a new table: from version 0
+    // and one whose history starts after version 0: set aside, whichever task gets it goes on with its others
+    server.tables().add("s", "sc", "e", ProviderActions.trimmed(tmp.resolve("share-e")).dir(), true);
     harness.read(prefix + "d", 300, ConnectorStreamingTest.WAIT, true);
     server.tables().remove("s.sc.c"); // unshared: it stops, the others go on
     long deadline = System.nanoTime() + ConnectorStreamingTest.WAIT.toNanos();
@@ -160,8 +169,8 @@ class ExactlyOnceTest {
     }
     ObjectName discovery = new ObjectName("io.sharestream.kafka:type=table-discovery,connector=\"" + name + "\"");
     MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
-    assertThat(jmx.getAttribute(discovery, "SelectedTables")).isEqualTo(3);
-    assertThat(jmx.getAttribute(discovery, "TablesAdded")).isEqualTo(1L);
+    assertThat(jmx.getAttribute(discovery, "SelectedTables")).isEqualTo(4);
+    assertThat(jmx.getAttribute(discovery, "TablesAdded")).isEqualTo(2L);
     assertThat(jmx.getAttribute(discovery, "TablesRemoved")).isEqualTo(1L);
     tables.get("c").append(ConnectorStreamingTest.events(300, 400)); // never streamed
 
@@ -177,6 +186,11 @@ class ExactlyOnceTest {
       harness.read(prefix + t, expected.get(t), ConnectorStreamingTest.WAIT, true);
     }
     harness.connect.assertions().assertConnectorAndExactlyNumTasksAreRunning(name, 3, "a task failed");
+    Set<ObjectName> trimmed = jmx.queryNames(new ObjectName("io.sharestream.kafka:type=table-metrics,connector=\""
+        + name + "\",table=\"s.sc.e\",*"), null);
+    assertThat(trimmed).hasSize(1);
+    assertThat(jmx.getAttribute(trimmed.iterator().next(), "SetAsideReason")).isEqualTo("VERSION_UNAVAILABLE");
+    assertThat(jmx.getAttribute(trimmed.iterator().next(), "Records")).isEqualTo(0L);
     Thread.sleep(1000); // anything extra would be committed by now
     for (Map.Entry<String, Integer> e : expected.entrySet()) {
       List<ConnectHarness.Rec> committed = harness.readAll(prefix + e.getKey(), true);

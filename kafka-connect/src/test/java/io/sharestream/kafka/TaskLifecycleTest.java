@@ -334,24 +334,95 @@ class TaskLifecycleTest {
     }
   }
 
+  /** A table of the kit's events whose log was cleaned up before version {@code versions}: its history starts there. */
+  private DeltaTableWriter trimmed(String name, int versions) {
+    DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve(name), ConnectorStreamingTest.EVENTS).commit();
+    for (int v = 1; v < versions; v++) {
+      t.append(ConnectorStreamingTest.events(v * 100L, v * 100L + 10));
+    }
+    t.cleanUpLogBefore(t.checkpoint());
+    t.append(ConnectorStreamingTest.events(1000, 1010));
+    return t;
+  }
+
+  private static Object jmx(String table, String attribute) throws Exception {
+    return java.lang.management.ManagementFactory.getPlatformMBeanServer().getAttribute(metrics(table), attribute);
+  }
+
   @Test
-  void aViewAndATableNoLongerSharedAreSetAsideWithTheirStateWhileTheTasksOtherTableStreams() throws Exception {
+  void tablesTheProviderMadeUnreadableAreSetAsideWithTheirReasonWhileTheTasksOtherTableStreams() throws Exception {
     server.tables().addView("s", "sc", "v", table.dir());
     server.tables().add("s", "sc", "gone", table.dir(), true);
-    config.put("tables", "s.sc.v,s.sc.gone,s.sc.t");
+    server.tables().add("s", "sc", "denied", table.dir(), true);
+    server.tables().add("s", "sc", "trimmed", trimmed("trimmed", 4).dir(), true);
+    config.put("tables", "s.sc.v,s.sc.gone,s.sc.denied,s.sc.trimmed,s.sc.t");
     config.put("batch.max.rows", "100");
     DeltaSharingSourceTask task = task(config);
     server.tables().remove("s.sc.gone"); // unshared after the connector gave it to the task
+    server.tables().get("s.sc.denied").accessDenied(true); // revoked
     try {
-      int total = polled(task, 50, 10);
-      assertThat(total).as("s.sc.t streams whole").isEqualTo(50);
-      javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
-      assertThat(jmx.getAttribute(metrics("s.sc.v"), "State")).isEqualTo("UNREADABLE");
-      assertThat(jmx.getAttribute(metrics("s.sc.v"), "Errors")).isEqualTo(1L);
-      assertThat(jmx.getAttribute(metrics("s.sc.gone"), "State")).isEqualTo("NOT_SHARED");
-      assertThat(jmx.getAttribute(metrics("s.sc.t"), "State")).isEqualTo("STREAMING");
+      assertThat(polled(task, 50, 10)).as("s.sc.t streams whole").isEqualTo(50);
+      for (int i = 0; i < 5 && !"CAUGHT_UP".equals(jmx("s.sc.t", "State")); i++) {
+        task.poll();
+      }
+      assertThat(jmx("s.sc.t", "State")).isEqualTo("CAUGHT_UP");
+      assertThat(jmx("s.sc.t", "FilesBehind")).isEqualTo(0L);
+      Map<String, String> reasons = Map.of("s.sc.v", "UNREADABLE", "s.sc.gone", "NOT_SHARED", "s.sc.denied",
+          "ACCESS_DENIED", "s.sc.trimmed", "VERSION_UNAVAILABLE");
+      for (Map.Entry<String, String> e : reasons.entrySet()) {
+        assertThat(jmx(e.getKey(), "State")).as(e.getKey()).isEqualTo("SET_ASIDE");
+        assertThat(jmx(e.getKey(), "SetAsideReason")).as(e.getKey()).isEqualTo(e.getValue());
+        assertThat((String) jmx(e.getKey(), "SetAsideMessage")).as(e.getKey()).startsWith(e.getKey())
+            .contains("To go on:");
+      }
+      assertThat(jmx("s.sc.v", "Errors")).isEqualTo(1L);
+      assertThat((String) jmx("s.sc.trimmed", "SetAsideMessage")).contains("from version 3 on")
+          .contains("starting.unavailable.mode=earliest");
       assertThat(server.requests().entries(Endpoint.QUERY)).as("the view is not queried")
           .noneMatch(e -> e.path.contains("/tables/v/"));
+    } finally {
+      task.stop();
+    }
+  }
+
+  @Test
+  void aTableWhoseStartIsNoLongerServedGoesOnFromTheEarliestServedVersionWhenThePolicySaysSo() throws Exception {
+    server.tables().add("s", "sc", "trimmed", trimmed("trimmed", 4).dir(), true);
+    config.put("tables", "s.sc.trimmed");
+    config.put("batch.max.rows", "100");
+    config.put("starting.unavailable.mode", "earliest");
+    DeltaSharingSourceTask task = task(config);
+    try {
+      List<SourceRecord> records = new ArrayList<>();
+      for (int i = 0; i < 10 && records.size() < 20; i++) {
+        List<SourceRecord> batch = task.poll();
+        if (batch != null) {
+          records.addAll(batch);
+        }
+      }
+      // versions 3 (rows 300..309) and 4 (rows 1000..1009) are served; versions 1 and 2 are gone
+      assertThat(records.stream().map(r -> ((Number) r.sourceOffset().get("tableVersion")).longValue()).distinct())
+          .allMatch(v -> v >= 3);
+      assertThat(records.stream().map(r -> ((org.apache.kafka.connect.data.Struct) r.value()).getInt64("id")))
+          .contains(300L, 1000L).doesNotContain(100L, 200L);
+      assertThat(jmx("s.sc.trimmed", "State")).isNotEqualTo("SET_ASIDE");
+    } finally {
+      task.stop();
+    }
+  }
+
+  @Test
+  void aTaskWhoseEveryTableIsSetAsideFailsWithTheirReasons() throws Exception {
+    server.tables().add("s", "sc", "denied", table.dir(), true);
+    server.tables().get("s.sc.denied").accessDenied(true);
+    server.tables().addView("s", "sc", "v", table.dir());
+    config.put("tables", "s.sc.denied,s.sc.v");
+    DeltaSharingSourceTask task = task(config);
+    try {
+      assertThatThrownBy(() -> polled(task, 1, 10)).isInstanceOf(ConnectException.class)
+          .hasMessageContaining("Every table of this task is set aside")
+          .hasMessageContaining("s.sc.denied is denied to this recipient (HTTP 403)")
+          .hasMessageContaining("s.sc.v cannot be streamed");
     } finally {
       task.stop();
     }

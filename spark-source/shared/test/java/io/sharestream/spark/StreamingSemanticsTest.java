@@ -100,6 +100,19 @@ class StreamingSemanticsTest {
   }
 
   @Test
+  void aStartingVersionBeyondTheLatestWaitsForItAndSaysSoOnce() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("ahead"), ChangeMatrix.SCHEMA).commit();
+    table.append(ChangeMatrix.rows(0, 3)); // 1
+    String path = serve("ahead", table);
+    StreamingQuery q = toMemory(spark.readStream().format("deltaSharing").option("startingVersion", "12")
+        .load(path), "ahead");
+    q.processAllAvailable();
+    assertThat(spark.table("ahead").count()).isZero();
+    assertThat(SourceLog.lines()).filteredOn(l -> l.contains("s.sc.ahead: startingVersion 12 is beyond the "
+        + "table's latest version 1: the stream waits for version 12")).hasSize(1);
+  }
+
+  @Test
   void admissionControlLimitsFilesAndBytesPerBatchAndTriggerOnceTakesEverything() throws Exception {
     DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("files"), ChangeMatrix.SCHEMA).commit();
     table.append(ChangeMatrix.rows(0, 100), 10); // 10 files in version 1

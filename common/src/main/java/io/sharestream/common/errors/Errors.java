@@ -85,7 +85,7 @@ public final class Errors {
                 : tokenExpiry != null ? " The profile's bearer token expires at " + tokenExpiry + "." : "")
             + " Check the profile's credentials." + said);
       case 403:
-        return new UnauthorizedException("Access denied (HTTP 403) for " + what + ": this recipient may not read it "
+        return new AccessDeniedException("Access denied (HTTP 403) for " + what + ": this recipient may not read it "
             + "(or the server refused the network address). Ask the data provider to grant access." + said);
       case 404:
         if (!isProtocolError(body)) { // not the server's answer about a share, schema or table: the path is wrong

@@ -131,7 +131,8 @@ public final class BatchPlanner {
     long latest;
     try (SharingStreamPlanner planner = new SharingStreamPlanner(client, table, changes, Duration.ZERO,
         Clock.systemUTC())) {
-      from = planner.initialPosition();
+      from = startVersion != null ? Position.beforeVersion(planner.metadata().id(), startVersion, false)
+          : planner.initialPosition(); // a range past the latest version is said by the caller, not as a stream's
       latest = planner.latestVersion();
       last = endVersion != null ? endVersion
           : endTimestamp != null ? planner.lastVersionAtOrBefore(endTimestamp) : latest;

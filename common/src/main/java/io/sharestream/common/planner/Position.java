@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sharestream.common.errors.InvalidPositionException;
+import io.sharestream.common.errors.TableRecreatedException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -282,7 +283,7 @@ public final class Position implements Comparable<Position> {
   /** Fails unless this position belongs to the table with id {@code expected}. */
   public void checkTable(String expected, String tableName) {
     if (!tableId.equals(expected)) {
-      throw new InvalidPositionException("The stored position is for table id " + tableId + " but " + tableName
+      throw new TableRecreatedException("The stored position is for table id " + tableId + " but " + tableName
           + " now has id " + expected + ": the table was recreated. Its old positions do not apply; delete the "
           + "checkpoint/offsets and start again (choose startingVersion for the new table).");
     }

@@ -98,13 +98,29 @@ public final class SharingStreamPlanner implements StreamPlanner {
       case SNAPSHOT:
         return Position.beforeVersion(id, refreshLatest(), true);
       case VERSION:
+        long latestNow = refreshLatest();
+        if (start.version() > latestNow) {
+          LOG.warn("{}: startingVersion {} is beyond the table's latest version {}: the stream waits for version {} "
+              + "to be committed and reads nothing before it. Check the version, or start at 'latest' for the "
+              + "commits to come.", table, start.version(), latestNow, start.version());
+        }
         return Position.beforeVersion(id, start.version(), false);
+      case EARLIEST:
+        return Position.beforeVersion(id, earliestServedVersion(), false);
       case TIMESTAMP:
         return Position.beforeVersion(id, starts.firstVersionAtOrAfter(start.timestamp()), false);
       case LATEST:
       default:
         return Position.beforeVersion(id, refreshLatest() + 1, false);
     }
+  }
+
+  /**
+   * The earliest version whose changes the server still serves: 0 unless the table's log was cleaned up (a few
+   * requests, a binary search over the versions).
+   */
+  public long earliestServedVersion() {
+    return starts.earliestServedVersion(0, refreshLatest());
   }
 
   /** The last version committed at or before {@code t} (an end instant); -1 when none is. */

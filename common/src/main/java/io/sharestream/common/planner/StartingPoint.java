@@ -13,12 +13,15 @@ public final class StartingPoint {
     SNAPSHOT,
     /** Every change committed at a version and after (no snapshot). */
     VERSION,
+    /** As VERSION with the earliest version whose changes the server still serves (a cleaned-up log starts late). */
+    EARLIEST,
     /** As VERSION with the first version committed at or after an instant. */
     TIMESTAMP
   }
 
   public static final StartingPoint LATEST = new StartingPoint(Kind.LATEST, -1, null);
   public static final StartingPoint SNAPSHOT = new StartingPoint(Kind.SNAPSHOT, -1, null);
+  public static final StartingPoint EARLIEST = new StartingPoint(Kind.EARLIEST, -1, null);
 
   private final Kind kind;
   private final long version;

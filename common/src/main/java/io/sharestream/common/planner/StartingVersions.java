@@ -68,7 +68,11 @@ final class StartingVersions {
         return answer - 1;
       }
     }
-    return Math.max(answer, earliestServedVersion(answer, last));
+    long earliest = earliestServedVersion(answer, last);
+    if (earliest > answer) {
+      LOG.info("The stream of {} starts at {}, the earliest version still served", table, earliest);
+    }
+    return Math.max(answer, earliest);
   }
 
   /** The last version committed at or before {@code t} (an end instant); -1 when none is. */
@@ -103,8 +107,11 @@ final class StartingVersions {
     return ts;
   }
 
-  /** The earliest version in [{@code from}, {@code latest}] the server still serves (a cleaned-up log starts late). */
-  private long earliestServedVersion(long from, long last) {
+  /**
+   * The earliest version in [{@code from}, {@code last}] whose changes the server still serves (a cleaned-up log
+   * starts late); {@code last} when none before it is.
+   */
+  long earliestServedVersion(long from, long last) {
     long lo = from;
     long hi = last;
     while (lo < hi) {
@@ -116,18 +123,29 @@ final class StartingVersions {
       }
     }
     if (lo > from) {
-      LOG.info("Versions of {} before {} are no longer served (its log was cleaned up): the stream starts at {}",
-          table, lo, lo);
+      LOG.info("Versions of {} before {} are no longer served (its log was cleaned up)", table, lo);
     }
     return lo;
   }
 
+  /**
+   * Whether the server lists {@code version}'s changes, as a stream asks for them (a checkpoint may still let it
+   * answer a snapshot at a version whose commit is gone); a snapshot at it where history is not served in the delta
+   * format.
+   */
   private boolean served(long version) {
     try {
-      client.metadata(table, version, null);
+      lister.firstTimestamp(version);
       return true;
     } catch (InvalidRequestException | VersionNotAvailableException e) {
       return false;
+    } catch (DeltaFormatRequiredException historyRefused) {
+      try {
+        client.metadata(table, version, null);
+        return true;
+      } catch (InvalidRequestException | VersionNotAvailableException e) {
+        return false;
+      }
     }
   }
 }

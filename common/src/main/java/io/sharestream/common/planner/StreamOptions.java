@@ -20,7 +20,8 @@ public final class StreamOptions {
   private StreamOptions() {}
 
   /** {@code latest} (default): only commits after the stream starts; {@code snapshot}: the rows at the latest version
-   *  when the stream starts, then every later change; an integer N: every change committed at version N and after. */
+   *  when the stream starts, then every later change; an integer N: every change committed at version N and after;
+   *  {@code earliest}: as N for the earliest version whose changes the server still serves. */
   public static final String STARTING_VERSION = "startingVersion";
   public static final String STARTING_VERSION_DEFAULT = "latest";
 
@@ -89,13 +90,15 @@ public final class StreamOptions {
         start = StartingPoint.LATEST;
       } else if (v.equals("snapshot")) {
         start = StartingPoint.SNAPSHOT;
+      } else if (v.equals("earliest")) {
+        start = StartingPoint.EARLIEST;
       } else {
         long n;
         try {
           n = Long.parseLong(v);
         } catch (NumberFormatException e) {
-          throw new InvalidSettingException("'" + STARTING_VERSION + "' must be 'latest', 'snapshot' or a version "
-              + "number >= 0, not '" + sv + "'.");
+          throw new InvalidSettingException("'" + STARTING_VERSION + "' must be 'latest', 'snapshot', 'earliest' or a "
+              + "version number >= 0, not '" + sv + "'.");
         }
         if (n < 0) {
           throw new InvalidSettingException("'" + STARTING_VERSION + "' cannot be negative: " + n + ".");

@@ -64,11 +64,15 @@ final class ErrorsReference {
           + "`bearerToken`, or 2 with `type` `oauth_client_credentials`, `tokenEndpoint`, `clientId` and "
           + "`clientSecret`. `profile.path` must exist on every Connect worker; Spark reads the path with the "
           + "cluster's Hadoop file systems."),
-      new Kind(UnauthorizedException.class, "The sharing server rejected the credentials (HTTP 401) or denied "
-          + "access (HTTP 403); also the OAuth token endpoint refusing the client credentials, and storage "
-          + "refusing a file even with a freshly signed URL.", "Ask the data provider for a new profile when the "
-          + "token expired; check `clientId`, `clientSecret` and `scope` for OAuth; for HTTP 403 ask for access "
-          + "to the share. Storage refusals with fresh URLs point at clocks that disagree."),
+      new Kind(UnauthorizedException.class, "The sharing server rejected the credentials (HTTP 401; a "
+          + "table denied with HTTP 403 is its subclass `AccessDeniedException`); also the OAuth token endpoint "
+          + "refusing the client credentials, and storage refusing a file even with a freshly signed URL.", "Ask "
+          + "the data provider for a new profile when the token expired; check `clientId`, `clientSecret` and "
+          + "`scope` for OAuth. Storage refusals with fresh URLs point at clocks that disagree."),
+      new Kind(AccessDeniedException.class, "The sharing server denied this recipient one table (HTTP 403) while "
+          + "accepting its credentials: the provider revoked access to it, or never granted it (an "
+          + "`UnauthorizedException`).", "Ask the data provider to grant the table again. The connector sets the "
+          + "table aside and goes on with its other tables; a task restart tries it again."),
       new Kind(OAuthTokenException.class, "The OAuth token endpoint of a version 2 profile refused the client "
           + "credentials or the scope, or answered without a usable access token (an `UnauthorizedException`). The "
           + "message names the token endpoint.", "Check the profile field the message names (`clientId`, "

@@ -235,7 +235,7 @@ class PlannerBehaviourTest {
           .hasMessageContaining("was recreated").hasMessageContaining("delete the checkpoint/offsets");
       try (SharingStreamPlanner fresh = f.planner(Map.of())) {
         assertThatThrownBy(() -> fresh.plan(start, AdmissionLimits.UNLIMITED))
-            .isInstanceOf(InvalidPositionException.class).hasMessageContaining(start.tableId());
+            .isInstanceOf(TableRecreatedException.class).hasMessageContaining(start.tableId());
       }
     }
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sharestream.common.errors.InvalidPositionException;
+import io.sharestream.common.errors.TableRecreatedException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -81,7 +82,7 @@ class PositionTest {
   @Test
   void positionsOfAnotherTableOrMovingBackwardsAreRefused() {
     Position p = new Position("old-id", 5, 2, -1, false);
-    assertThatThrownBy(() -> p.checkTable("new-id", "s.sc.t")).isInstanceOf(InvalidPositionException.class)
+    assertThatThrownBy(() -> p.checkTable("new-id", "s.sc.t")).isInstanceOf(TableRecreatedException.class)
         .hasMessageContaining("recreated").hasMessageContaining("old-id").hasMessageContaining("new-id");
     assertThatThrownBy(() -> new Position("old-id", 5, 1, -1, false).checkNotBefore(p))
         .hasMessageContaining("backwards");

@@ -47,7 +47,7 @@ class StreamOptionsTest {
 
   @Test
   void badValuesNameTheOption() {
-    bad(Map.of("startingVersion", "first"), "'startingVersion' must be 'latest', 'snapshot' or a version number");
+    bad(Map.of("startingVersion", "first"), "'startingVersion' must be 'latest', 'snapshot', 'earliest' or a version number");
     bad(Map.of("startingVersion", "-3"), "'startingVersion' cannot be negative");
     bad(Map.of("startingVersion", "1", "startingTimestamp", "2024-01-01T00:00:00Z"), "not both");
     bad(Map.of("startingTimestamp", "yesterday"), "'startingTimestamp' must be an ISO-8601 instant");

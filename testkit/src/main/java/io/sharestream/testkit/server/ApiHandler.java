@@ -241,9 +241,13 @@ final class ApiHandler implements HttpHandler {
 
   private SharedTable table(Request req) {
     List<String> s = req.segments;
-    return server.tables().find(s.get(1), s.get(3), s.get(5)).orElseThrow(() -> ProtocolError.notFound(
+    SharedTable t = server.tables().find(s.get(1), s.get(3), s.get(5)).orElseThrow(() -> ProtocolError.notFound(
         "[Share/Schema/Table] '" + s.get(1) + "/" + s.get(3) + "/" + s.get(5) + "' does not exist, "
             + "please contact your share provider for further information."));
+    if (t.accessDenied()) {
+      throw ProtocolError.permissionDenied("User does not have permission to access table " + t.fullName() + ".");
+    }
+    return t;
   }
 
   /**

@@ -7,6 +7,7 @@ final class ProtocolError extends RuntimeException {
   static final String UNSUPPORTED = "UNSUPPORTED_OPERATION";
   static final String MALFORMED = "MALFORMED_REQUEST";
   static final String INTERNAL = "INTERNAL_ERROR";
+  static final String PERMISSION_DENIED = "PERMISSION_DENIED";
 
   final int status;
   final String errorCode;
@@ -19,6 +20,10 @@ final class ProtocolError extends RuntimeException {
 
   static ProtocolError notFound(String message) {
     return new ProtocolError(404, NOT_FOUND, message);
+  }
+
+  static ProtocolError permissionDenied(String message) {
+    return new ProtocolError(403, PERMISSION_DENIED, message);
   }
 
   static ProtocolError invalid(String message) {

@@ -24,6 +24,7 @@ public final class SharedTable {
   public final String id = UUID.randomUUID().toString();
   private volatile Location location;
   private volatile AsyncMode asyncMode;
+  private volatile boolean accessDenied;
 
   /** The directory and the key its pre-signed URLs carry; a new location gets a new key, old URLs stop working. */
   static final class Location {
@@ -70,6 +71,17 @@ public final class SharedTable {
   /** Sets when its queries are answered asynchronously, from the next submission on. */
   public SharedTable asyncMode(AsyncMode mode) {
     this.asyncMode = java.util.Objects.requireNonNull(mode, "mode");
+    return this;
+  }
+
+  /** Whether its requests are refused with HTTP 403 (the provider revoked the recipient's access to it). */
+  public boolean accessDenied() {
+    return accessDenied;
+  }
+
+  /** Refuses (or grants again) its requests with HTTP 403, from the next request on; it stays listed. */
+  public SharedTable accessDenied(boolean denied) {
+    this.accessDenied = denied;
     return this;
   }
 
