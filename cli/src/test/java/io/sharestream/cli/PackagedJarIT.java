@@ -103,6 +103,38 @@ class PackagedJarIT {
   }
 
   @Test
+  void theProxyVariablesOfTheEnvironmentAreHonouredAsCurlHonoursThem() throws Exception {
+    io.sharestream.testkit.net.TestCertificates certificates = io.sharestream.testkit.net.TestCertificates.create();
+    try (DeltaSharingServer tls = DeltaSharingServer.builder().tls(certificates)
+        .table("s", "sc", "t", Fixtures.orders(tmp.resolve("tls-t")).dir(), true).start();
+        io.sharestream.testkit.net.ForwardProxy proxy = io.sharestream.testkit.net.ForwardProxy.withBasicAuth(
+            "proxy-user", "proxy-secret-42")) {
+      String tlsProfile = tls.writeProfile(tmp.resolve("tls.share")).toString();
+      String ca = certificates.writeCaPem(tmp.resolve("ca.pem")).toString();
+      for (String noProxy : new String[] {null, "127.0.0.1"}) {
+        ProcessBuilder b = new ProcessBuilder(JAVA, "-jar", JAR, "shares", "--profile", tlsProfile, "--ca-cert", ca)
+            .redirectError(tmp.resolve("stderr.txt").toFile());
+        b.environment().put("https_proxy", "http://proxy-user:proxy-secret-42@127.0.0.1:" + proxy.port());
+        if (noProxy != null) {
+          b.environment().put("NO_PROXY", noProxy);
+        }
+        int before = proxy.requests().size();
+        Process p = b.start();
+        String out = read(p.getInputStream());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(err()).isEmpty();
+        assertThat(out).isEqualTo("s\n");
+        if (noProxy == null) {
+          assertThat(proxy.requests().subList(before, proxy.requests().size())).as("through https_proxy")
+              .anyMatch(r -> r.allowed && r.target.equals("127.0.0.1:" + tls.port()));
+        } else {
+          assertThat(proxy.requests()).as("NO_PROXY names the server").hasSize(before);
+        }
+      }
+    }
+  }
+
+  @Test
   void theWrapperScriptRunsTheJarNextToIt() throws Exception {
     Path wrapper = Path.of(JAR).getParent().getParent().resolve("sharestream");
     Process p = start(List.of(wrapper.toString(), "shares"));

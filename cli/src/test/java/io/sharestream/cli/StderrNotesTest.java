@@ -44,6 +44,20 @@ class StderrNotesTest {
   }
 
   @Test
+  void aBearerTokenExpiringWithinAWeekIsWarnedAboutNamingTheProfileFileToReplace() throws Exception {
+    String expiring = java.time.Instant.now().plus(java.time.Duration.ofDays(3)).toString();
+    java.nio.file.Path file = java.nio.file.Files.write(tmp.resolve("expiring.share"), ("{\"shareCredentialsVersion\":"
+        + "1,\"endpoint\":\"" + server.endpoint() + "\",\"bearerToken\":\"" + server.bearerToken()
+        + "\",\"expirationTime\":\"" + expiring + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+    Cli.Run r = Cli.run("shares", "--profile", file.toString());
+
+    assertThat(r.code()).isZero();
+    assertThat(r.err()).contains("sharestream: The profile's bearer token expires at " + expiring + ", in 2 days: "
+        + "replace the profile file " + file + " with the provider's new one").doesNotContain(server.bearerToken());
+  }
+
+  @Test
   void theCoreHintThatAChangeCommitsDeletesAreNotEmittedShowsOnStderrNamingTheFlag() {
     Cli.Run r = Cli.run("tail", "--profile", profile, "s.sc.orders", "--starting-version", "1", "--max-records",
         "4");

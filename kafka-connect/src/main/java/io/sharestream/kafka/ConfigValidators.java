@@ -29,6 +29,41 @@ final class ConfigValidators {
     }
   }
 
+  /** PEM, PKCS12 or JKS in any case, or unset. */
+  static final class TrustStoreTypeValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      if (value != null && !List.of("PEM", "PKCS12", "JKS").contains(value.toString().trim().toUpperCase(
+          java.util.Locale.ROOT))) {
+        throw new ConfigException(name, value, "must be PEM, PKCS12 or JKS");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "PEM, PKCS12 or JKS";
+    }
+  }
+
+  /** A forward proxy's URL, {@code http://host:port}. */
+  static final class ProxyUrlValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      if (value != null && !value.toString().trim().isEmpty()) {
+        try {
+          io.sharestream.common.client.NetworkSettings.ProxyAddress.parse(value.toString(), null, null, name);
+        } catch (DeltaSharingException e) {
+          throw new ConfigException(name, "<hidden>", e.getMessage());
+        }
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "http://<host>:<port>";
+    }
+  }
+
   /** Comma-separated Java regular expressions. */
   static final class RegexesValidator implements ConfigDef.Validator {
     @Override

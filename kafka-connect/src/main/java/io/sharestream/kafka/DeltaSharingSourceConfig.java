@@ -1,12 +1,15 @@
 package io.sharestream.kafka;
 
 import io.sharestream.common.client.ClientSettings;
+import io.sharestream.common.client.NetworkSettings;
 import io.sharestream.common.client.RetrySettings;
 import io.sharestream.common.client.Sleeper;
+import io.sharestream.common.client.TrustSettings;
 import io.sharestream.common.planner.StreamOptions;
 import io.sharestream.common.planner.StreamSettings;
 import io.sharestream.common.planner.VersionPolling;
 import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.common.profile.ProfileSource;
 import io.sharestream.common.profile.TableRef;
 import java.time.Duration;
 import java.util.HashMap;
@@ -18,6 +21,7 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
 
 /**
  * Every setting of the connector: names, defaults, validators and docs in one place, and the typed values the
@@ -35,8 +39,16 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   // ------------------------------------------------------------------ connection: exactly one credential form
 
   public static final String PROFILE_PATH = "profile.path";
-  private static final String PROFILE_PATH_DOC = "Path of a Delta Sharing profile file (.share) on every worker. "
-      + "One credential form only: this, profile.json, endpoint + bearer.token, or endpoint + the oauth.* settings.";
+  private static final String PROFILE_PATH_DOC = "Path of a Delta Sharing profile file (.share) on every worker, "
+      + "of any type the official clients accept (bearer token, oauth_client_credentials, basic, "
+      + "oauth_jwt_bearer_private_key_jwt). Read again when it changes (looked at every 10 s, and at once when the "
+      + "server refuses the credentials), so replacing the file rotates the credentials without a restart. One "
+      + "credential form only: this, profile.json, endpoint + bearer.token, or endpoint + the oauth.* settings.";
+
+  public static final String CREDENTIALS_EXPIRY_WARNING_DAYS = "credentials.expiry.warning.days";
+  private static final String CREDENTIALS_EXPIRY_WARNING_DAYS_DOC = "How many days before the profile's bearer "
+      + "token expires (its expirationTime) each task logs a warning, once an hour, and its credentials metrics show "
+      + "the time left. 0: no warning.";
 
   public static final String PROFILE_JSON = "profile.json";
   private static final String PROFILE_JSON_DOC = "The profile file's JSON content, inline (kept secret).";
@@ -237,6 +249,24 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   public static final String HTTP_RETRY_BACKOFF_MS = "http.retry.backoff.ms";
   public static final String HTTP_RETRY_BACKOFF_MAX_MS = "http.retry.backoff.max.ms";
   public static final String HTTP_RETRY_MAX_DURATION_MS = "http.retry.max.duration.ms";
+  public static final String HTTP_PROXY_URL = "http.proxy.url";
+  private static final String HTTP_PROXY_URL_DOC = "The forward proxy every request of this connector goes through "
+      + "(the sharing server's API, its OAuth token endpoint and storage downloads alike), e.g. "
+      + "http://proxy.example.com:3128; https:// targets are tunnelled (CONNECT). Unset: the worker JVM's proxy "
+      + "properties (https.proxyHost, http.proxyHost), if any.";
+  public static final String HTTP_PROXY_USER = "http.proxy.user";
+  public static final String HTTP_PROXY_PASSWORD = "http.proxy.password";
+  public static final String HTTP_PROXY_NO_PROXY_HOSTS = "http.proxy.no.proxy.hosts";
+  private static final String HTTP_PROXY_NO_PROXY_HOSTS_DOC = "Hosts reached directly, not through "
+      + HTTP_PROXY_URL + ", comma-separated as NO_PROXY lists them: a name (also matching its subdomains), "
+      + ".example.com or *.example.com, an IP address, or * for all.";
+  public static final String HTTP_SSL_TRUSTSTORE_LOCATION = "http.ssl.truststore.location";
+  private static final String HTTP_SSL_TRUSTSTORE_LOCATION_DOC = "A file on every worker with the certificates to "
+      + "trust for this connector's HTTPS requests, in place of the JVM's trust store: PEM certificates (the "
+      + "authority that signed a corporate TLS-inspecting proxy or the server's own), or a PKCS12 or JKS trust store. "
+      + "Host names are verified either way.";
+  public static final String HTTP_SSL_TRUSTSTORE_PASSWORD = "http.ssl.truststore.password";
+  public static final String HTTP_SSL_TRUSTSTORE_TYPE = "http.ssl.truststore.type";
 
   /** The settings that form a credential. */
   static final List<String> CREDENTIAL_SETTINGS = List.of(PROFILE_PATH, PROFILE_JSON, ENDPOINT, BEARER_TOKEN,
@@ -270,6 +300,8 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
         ++o, Width.MEDIUM, "OAuth client secret");
     d.define(OAUTH_SCOPE, Type.STRING, null, Importance.LOW, OAUTH_SCOPE_DOC, GROUP_CONNECTION, ++o, Width.MEDIUM,
         "OAuth scope");
+    d.define(CREDENTIALS_EXPIRY_WARNING_DAYS, Type.INT, 7, ConfigDef.Range.atLeast(0), Importance.LOW,
+        CREDENTIALS_EXPIRY_WARNING_DAYS_DOC, GROUP_CONNECTION, ++o, Width.SHORT, "Expiry warning (days)");
 
     o = 0;
     d.define(TABLES, Type.LIST, "", new ConfigValidators.TablesValidator(), Importance.HIGH, TABLES_DOC, GROUP_TABLES, ++o,
@@ -365,6 +397,20 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
     d.define(HTTP_RETRY_MAX_DURATION_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
         "Give up retrying a request after this long in all.", GROUP_HTTP, ++o, Width.SHORT,
         "Retry max duration (ms)");
+    d.define(HTTP_PROXY_URL, Type.STRING, null, new ConfigValidators.ProxyUrlValidator(), Importance.MEDIUM,
+        HTTP_PROXY_URL_DOC, GROUP_HTTP, ++o, Width.LONG, "Proxy URL");
+    d.define(HTTP_PROXY_USER, Type.STRING, null, Importance.MEDIUM, "The user of " + HTTP_PROXY_URL + "'s Basic "
+        + "authentication.", GROUP_HTTP, ++o, Width.MEDIUM, "Proxy user");
+    d.define(HTTP_PROXY_PASSWORD, Type.PASSWORD, null, Importance.MEDIUM, "The password of " + HTTP_PROXY_USER
+        + " (kept secret).", GROUP_HTTP, ++o, Width.MEDIUM, "Proxy password");
+    d.define(HTTP_PROXY_NO_PROXY_HOSTS, Type.LIST, "", Importance.LOW, HTTP_PROXY_NO_PROXY_HOSTS_DOC, GROUP_HTTP,
+        ++o, Width.LONG, "No-proxy hosts");
+    d.define(HTTP_SSL_TRUSTSTORE_LOCATION, Type.STRING, null, Importance.MEDIUM, HTTP_SSL_TRUSTSTORE_LOCATION_DOC,
+        GROUP_HTTP, ++o, Width.LONG, "Trusted certificates");
+    d.define(HTTP_SSL_TRUSTSTORE_PASSWORD, Type.PASSWORD, null, Importance.LOW, "The password of a PKCS12 or JKS "
+        + HTTP_SSL_TRUSTSTORE_LOCATION + " (kept secret).", GROUP_HTTP, ++o, Width.MEDIUM, "Trust store password");
+    d.define(HTTP_SSL_TRUSTSTORE_TYPE, Type.STRING, null, new ConfigValidators.TrustStoreTypeValidator(), Importance.LOW, "The format of " + HTTP_SSL_TRUSTSTORE_LOCATION + ": PEM, PKCS12 or JKS. Unset: PEM "
+        + "or PKCS12 by its content, JKS by a .jks name.", GROUP_HTTP, ++o, Width.SHORT, "Trust store type");
     return d;
   }
 
@@ -397,6 +443,13 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   /** The profile from whichever credential form is configured. */
   public DeltaSharingProfile profile() {
     return CredentialForms.profile(originalsStrings());
+  }
+
+  /** Where the profile comes from: a {@value #PROFILE_PATH} file is read again when it changes. */
+  public ProfileSource profileSource() {
+    String path = getString(PROFILE_PATH);
+    return path != null && !path.trim().isEmpty() ? ProfileSource.file(java.nio.file.Paths.get(path.trim()))
+        : ProfileSource.fixed(profile());
   }
 
   /** The core's stream settings, with the connector's starting point. */
@@ -438,7 +491,27 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
         .withTimeouts(Duration.ofMillis(getLong(HTTP_CONNECT_TIMEOUT_MS)),
             Duration.ofMillis(getLong(HTTP_REQUEST_TIMEOUT_MS)), Duration.ofMillis(getLong(HTTP_READ_TIMEOUT_MS)))
         .withUserAgent("sharestream-kafka-connect/" + Version.get())
-        .withResponseFormat(streamSettings().responseFormat());
+        .withResponseFormat(streamSettings().responseFormat())
+        .withExpiryWarning(Duration.ofDays(getInt(CREDENTIALS_EXPIRY_WARNING_DAYS)))
+        .withNetwork(network());
+  }
+
+  /** The proxy and trust of this connector's requests (the worker JVM's where none is set). */
+  public NetworkSettings network() {
+    NetworkSettings n = NetworkSettings.SYSTEM;
+    String proxy = getString(HTTP_PROXY_URL);
+    if (proxy != null && !proxy.trim().isEmpty()) {
+      Password password = getPassword(HTTP_PROXY_PASSWORD);
+      n = n.withProxy(NetworkSettings.ProxyAddress.parse(proxy, getString(HTTP_PROXY_USER),
+          password == null ? null : password.value(), HTTP_PROXY_URL)).withNoProxy(getList(HTTP_PROXY_NO_PROXY_HOSTS));
+    }
+    String trust = getString(HTTP_SSL_TRUSTSTORE_LOCATION);
+    if (trust != null && !trust.trim().isEmpty()) {
+      Password password = getPassword(HTTP_SSL_TRUSTSTORE_PASSWORD);
+      n = n.withTrust(TrustSettings.file(trust.trim(), password == null ? null : password.value(),
+          getString(HTTP_SSL_TRUSTSTORE_TYPE), HTTP_SSL_TRUSTSTORE_LOCATION));
+    }
+    return n;
   }
 
   /** The topic of {@code table}'s records: the template rendered, illegal characters replaced. */

@@ -54,7 +54,7 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
     this.selection = config.tableSelection();
     if (selection.hasPatterns()) {
       discovery = new TableDiscovery(props.getOrDefault("name", "connector"), selection,
-          new DeltaSharingClient(config.profile(), config.clientSettings(Sleeper.REAL)),
+          new DeltaSharingClient(config.profileSource(), config.clientSettings(Sleeper.REAL)),
           config.tablesDiscoveryInterval(), context::requestTaskReconfiguration);
     }
   }
@@ -234,7 +234,7 @@ public final class DeltaSharingSourceConnector extends SourceConnector {
           }
           Position p = SourceOffsets.position(e.getValue(), table);
           if (client == null) {
-            client = new DeltaSharingClient(config.profile(), config.clientSettings(Sleeper.REAL));
+            client = new DeltaSharingClient(config.profileSource(), config.clientSettings(Sleeper.REAL));
           }
           p.checkTable(client.metadata(table, null, null).metadata().id(), table.toString());
           long latest = client.tableVersion(table);

@@ -84,6 +84,7 @@ public final class DeltaSharingSourceTask extends SourceTask {
   private DeltaSharingSourceConfig config;
   private final List<TableStream> streams = new ArrayList<>();
   private DeltaSharingClient client;
+  private CredentialMetrics credentialMetrics;
   /** With connector-defined transactions: where they end; else null. */
   private TransactionBoundaries transactions;
   private ExecutorService footers;
@@ -127,9 +128,10 @@ public final class DeltaSharingSourceTask extends SourceTask {
     // one read of the offsets topic for all the tables, not one per table; before anything needs closing
     storedOffsets = context.offsetStorageReader().offsets(tables.stream().map(SourceOffsets::partition)
         .collect(Collectors.toList()));
-    client = new DeltaSharingClient(config.profile(), config.clientSettings(this::retryWait));
+    client = new DeltaSharingClient(config.profileSource(), config.clientSettings(this::retryWait));
     String connector = props.getOrDefault("name", "connector");
     String task = props.getOrDefault(DeltaSharingSourceConnector.TASK_ID, "0");
+    credentialMetrics = new CredentialMetrics(connector, task, client, java.time.Clock.systemUTC());
     footers = Executors.newFixedThreadPool(2, r -> daemon(r, "sharestream-footers-"));
     starter = Executors.newFixedThreadPool(2, r -> daemon(r, "sharestream-starts-"));
     inFlight = new RecordsInFlight(config.recordsInFlightMax());
@@ -413,6 +415,9 @@ public final class DeltaSharingSourceTask extends SourceTask {
       return;
     }
     closed = true;
+    if (credentialMetrics != null) {
+      credentialMetrics.unregister();
+    }
     if (starter != null) {
       starter.shutdownNow(); // a start under way fails at once (the client is closed); closing its table waits for it
     }

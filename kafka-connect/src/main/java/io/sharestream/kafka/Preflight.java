@@ -2,12 +2,14 @@ package io.sharestream.kafka;
 
 import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.DeltaSharingClient;
+import io.sharestream.common.client.NetworkSettings;
 import io.sharestream.common.client.RetrySettings;
 import io.sharestream.common.client.TableSnapshotInfo;
 import io.sharestream.common.errors.AccessDeniedException;
 import io.sharestream.common.errors.DeltaSharingException;
 import io.sharestream.common.errors.EndpointUnreachableException;
 import io.sharestream.common.errors.InvalidProfileException;
+import io.sharestream.common.errors.InvalidSettingException;
 import io.sharestream.common.errors.OAuthTokenException;
 import io.sharestream.common.errors.ServerErrorException;
 import io.sharestream.common.errors.UnauthorizedException;
@@ -63,8 +65,16 @@ final class Preflight {
     }
     DeltaSharingSourceConfig config = new DeltaSharingSourceConfig(props);
     StreamSettings settings = config.streamSettings();
-    try (DeltaSharingClient client = new DeltaSharingClient(profile, QUICK.withUserAgent("sharestream-kafka-connect/"
-        + Version.get() + " (validate)"))) {
+    NetworkSettings network;
+    try {
+      network = config.network();
+    } catch (InvalidSettingException e) { // a trust file that cannot be read or used: its message names the setting
+      String m = e.getMessage();
+      error(values, m.substring(0, Math.max(0, m.indexOf(':'))), m);
+      return;
+    }
+    try (DeltaSharingClient client = new DeltaSharingClient(profile, QUICK.withNetwork(network)
+        .withUserAgent("sharestream-kafka-connect/" + Version.get() + " (validate)"))) {
       try {
         client.authenticate(); // an OAuth profile's token first: its failures are the token endpoint's
       } catch (DeltaSharingException e) {
@@ -215,6 +225,13 @@ final class Preflight {
    */
   static String settingAtFault(Map<String, String> props, DeltaSharingException e, String field) {
     String credential = CredentialForms.credentialSetting(props);
+    String message = String.valueOf(e.getMessage());
+    if (e instanceof EndpointUnreachableException && message.contains("HTTP 407")) {
+      return DeltaSharingSourceConfig.HTTP_PROXY_USER;
+    }
+    if (e instanceof EndpointUnreachableException && message.contains("TLS certificate is not trusted")) {
+      return DeltaSharingSourceConfig.HTTP_SSL_TRUSTSTORE_LOCATION;
+    }
     if (!credential.equals(DeltaSharingSourceConfig.ENDPOINT)) {
       return credential;
     }

@@ -72,6 +72,12 @@ final class ConnectHarness implements AutoCloseable {
     worker.put("value.converter.schemas.enable", "false");
     worker.put("value.converter.decimal.format", "NUMERIC");
     worker.put("offset.flush.interval.ms", "500");
+    // secrets from files, environment variables and directories, as production workers keep them
+    worker.put("config.providers", "file,env,directory");
+    worker.put("config.providers.file.class", "org.apache.kafka.common.config.provider.FileConfigProvider");
+    worker.put("config.providers.env.class", "org.apache.kafka.common.config.provider.EnvVarConfigProvider");
+    worker.put("config.providers.directory.class",
+        "org.apache.kafka.common.config.provider.DirectoryConfigProvider");
     // the connector and Kafka's converters declare themselves to ServiceLoader: no reflective scan of the test
     // classpath at each worker start (PluginPackageIT keeps the default discovery, as users' workers have it)
     worker.put("plugin.discovery", "service_load");

@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sharestream.testkit.delta.ChangeMatrix;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.net.ForwardProxy;
+import io.sharestream.testkit.net.TestCertificates;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -98,6 +102,99 @@ class ConnectorStreamingTest {
       out.add(i);
     }
     return out;
+  }
+
+  @Test
+  void aConnectorsOwnProxyAndTrustedCertificatesCarryItsRequestsToATlsServerAndValidationNamesWhatIsMissing()
+      throws Exception {
+    TestCertificates certificates = TestCertificates.create();
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("tls"), EVENTS).commit();
+    table.append(events(0, 10), 5);
+    server = DeltaSharingServer.builder().tls(certificates).table("s", "sc", "t", table.dir(), true).start();
+    servers.add(server);
+    String profile = server.writeProfile(tmp.resolve("tls.share")).toString();
+    String ca = certificates.writeCaPem(tmp.resolve("ca.pem")).toString();
+    try (ForwardProxy proxy = ForwardProxy.withBasicAuth("proxy-user", "proxy-secret-42")) {
+      Map<String, String> config = ConnectHarness.config(profile, "s.sc.t", "startingVersion", "0",
+          "topic.prefix", "proxied.", "http.proxy.url", proxy.url(), "http.proxy.user", "proxy-user",
+          "http.proxy.password", "proxy-secret-42", "http.ssl.truststore.location", ca);
+      harness.deploy("proxied", config, 1);
+      assertThat(ids(harness.read("proxied.s.sc.t", 10, WAIT))).isEqualTo(range(0, 10));
+      assertThat(proxy.requests()).as("tunnels to the server, each let through after its credentials")
+          .anyMatch(r -> r.allowed && r.target.equals("127.0.0.1:" + server.port()));
+
+      Map<String, String> noPassword = new HashMap<>(config);
+      noPassword.remove("http.proxy.password");
+      assertThat(validationErrors(noPassword)).containsOnlyKeys("http.proxy.user");
+      Map<String, String> noTrust = new HashMap<>(config);
+      noTrust.remove("http.ssl.truststore.location");
+      assertThat(validationErrors(noTrust)).containsOnlyKeys("http.ssl.truststore.location");
+      Map<String, String> missingFile = new HashMap<>(config);
+      missingFile.put("http.ssl.truststore.location", tmp.resolve("none.pem").toString());
+      assertThat(validationErrors(missingFile).get("http.ssl.truststore.location").get(0)).contains("none.pem");
+      Map<String, String> badUrl = new HashMap<>(config);
+      badUrl.put("http.proxy.url", "https://proxy:3128");
+      assertThat(validationErrors(badUrl)).containsKey("http.proxy.url");
+      assertThat(validationErrors(noPassword).toString()).doesNotContain("proxy-secret-42");
+    }
+  }
+
+  private static Map<String, List<String>> validationErrors(Map<String, String> config) {
+    Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+    for (org.apache.kafka.common.config.ConfigValue v : new DeltaSharingSourceConnector().validate(config)
+        .configValues()) {
+      if (!v.errorMessages().isEmpty()) {
+        out.put(v.name(), v.errorMessages());
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void aProfileFileReplacedWithARotatedTokenKeepsTheStreamGoingWithoutARestart() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("rotated"), EVENTS).commit();
+    table.append(events(0, 10));
+    String profile = serve("rotated", table);
+    harness.deploy("rotation", ConnectHarness.config(profile, "s.sc.rotated", "startingVersion", "0",
+        "topic.prefix", "rotation."), 1);
+    harness.read("rotation.s.sc.rotated", 10, WAIT);
+
+    server.rotateBearerToken(); // the provider rotates the token; the recipient's tooling replaces the file
+    server.writeProfile(Path.of(profile));
+    table.append(events(10, 20));
+
+    assertThat(ids(harness.read("rotation.s.sc.rotated", 20, WAIT))).isEqualTo(range(0, 20));
+    harness.connect.assertions().assertConnectorAndExactlyNumTasksAreRunning("rotation", 1, "the task failed");
+    javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+    Set<javax.management.ObjectName> credentials = jmx.queryNames(new javax.management.ObjectName(
+        "io.sharestream.kafka:type=credentials,connector=\"rotation\",*"), null);
+    assertThat(credentials).hasSize(1);
+    assertThat(jmx.getAttribute(credentials.iterator().next(), "ProfileReloads")).isEqualTo(1L);
+    assertThat(jmx.getAttribute(credentials.iterator().next(), "SecondsToExpiry")).isEqualTo(-1L);
+  }
+
+  @Test
+  void credentialsComeFromTheWorkersConfigProvidersAndTheConfigItServesKeepsOnlyTheReference() throws Exception {
+    String token = System.getenv("SHARESTREAM_TEST_BEARER_TOKEN"); // set for this JVM by the build
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("provided"), EVENTS).commit();
+    table.append(events(0, 5));
+    server = DeltaSharingServer.builder().bearerToken(token).table("s", "sc", "t", table.dir(), true).start();
+    servers.add(server);
+    Path properties = Files.write(tmp.resolve("credentials.properties"),
+        ("token=" + token + "\n").getBytes(StandardCharsets.UTF_8));
+    Path directory = Files.createDirectories(tmp.resolve("secrets"));
+    Files.write(directory.resolve("token"), token.getBytes(StandardCharsets.UTF_8));
+    Map<String, String> references = Map.of("provided-env", "${env:SHARESTREAM_TEST_BEARER_TOKEN}",
+        "provided-file", "${file:" + properties + ":token}", "provided-dir", "${directory:" + directory + ":token}");
+    for (Map.Entry<String, String> r : references.entrySet()) {
+      Map<String, String> config = ConnectHarness.config("", "s.sc.t", "startingVersion", "0", "topic.prefix",
+          r.getKey() + ".", "endpoint", server.endpoint(), "bearer.token", r.getValue());
+      config.remove("profile.path");
+      harness.deploy(r.getKey(), config, 1);
+      assertThat(ids(harness.read(r.getKey() + ".s.sc.t", 5, WAIT))).as(r.getKey()).isEqualTo(range(0, 5));
+      assertThat(harness.connect.connectorInfo(r.getKey()).config().get("bearer.token")).isEqualTo(r.getValue());
+      assertThat(harness.connect.taskConfigs(r.getKey()).toString()).doesNotContain(token);
+    }
   }
 
   @Test

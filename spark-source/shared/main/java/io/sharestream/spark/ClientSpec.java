@@ -2,17 +2,21 @@ package io.sharestream.spark;
 
 import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.DeltaSharingClient;
+import io.sharestream.common.client.NetworkSettings;
 import io.sharestream.common.client.ResponseFormat;
 import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.common.profile.ProfileSource;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What executors need to talk to the sharing server: the profile, the response formats asked, the session's network
- * confs and whether the requests serve a stream (their User-Agent says so, as the reference client's do). Shipped
- * with each scan; each JVM keeps one client per spec. {@link #toString()} shows no secret.
+ * What executors need to talk to the sharing server: the profile (and the file it was read from, if any), the
+ * response formats asked, the session's network confs and whether the requests serve a stream (their User-Agent says
+ * so, as the reference client's do). Shipped with each scan; each JVM keeps one client per spec, which reads the
+ * profile file again when it changes (where the JVM reaches it; else the profile shipped stays in use).
+ * {@link #toString()} shows no secret.
  */
 final class ClientSpec implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -21,12 +25,19 @@ final class ClientSpec implements Serializable {
   private static final Map<ClientSpec, DeltaSharingClient> CLIENTS = new ConcurrentHashMap<>();
 
   private final DeltaSharingProfile profile;
+  /** The profile file's location; null for a profile given as options. */
+  private final String profileLocation;
   private final ResponseFormat responseFormat;
   private final SessionConfs confs;
+  /** The read's proxy and trust (its options over the session's confs). */
+  private final NetworkSettings network;
   private final boolean streaming;
 
-  ClientSpec(DeltaSharingProfile profile, ResponseFormat responseFormat, SessionConfs confs, boolean streaming) {
+  ClientSpec(DeltaSharingProfile profile, String profileLocation, ResponseFormat responseFormat, SessionConfs confs,
+      NetworkSettings network, boolean streaming) {
+    this.network = Objects.requireNonNull(network);
     this.profile = Objects.requireNonNull(profile);
+    this.profileLocation = profileLocation;
     this.responseFormat = Objects.requireNonNull(responseFormat);
     this.confs = Objects.requireNonNull(confs);
     this.streaming = streaming;
@@ -34,13 +45,28 @@ final class ClientSpec implements Serializable {
 
   /** This spec for the requests of a stream. */
   ClientSpec forStreaming() {
-    return streaming ? this : new ClientSpec(profile, responseFormat, confs, true);
+    return streaming ? this : new ClientSpec(profile, profileLocation, responseFormat, confs, network, true);
+  }
+
+  /** Whether this spec's requests trust every certificate (the session's sslTrustAll). */
+  boolean trustsAll() {
+    return network.trust().trustsAll();
   }
 
   /** This JVM's client for the spec. */
   DeltaSharingClient client() {
-    return CLIENTS.computeIfAbsent(this, s -> new DeltaSharingClient(s.profile, s.confs.apply(ClientSettings.DEFAULT)
-        .withUserAgent(s.userAgent()).withResponseFormat(s.responseFormat)));
+    return CLIENTS.computeIfAbsent(this, s -> new DeltaSharingClient(s.profileSource(),
+        s.confs.apply(ClientSettings.DEFAULT).withUserAgent(s.userAgent()).withResponseFormat(s.responseFormat)
+            .withNetwork(s.network)));
+  }
+
+  private ProfileSource profileSource() {
+    if (profileLocation == null) {
+      return ProfileSource.fixed(profile);
+    }
+    return ProfileSource.reading(profileLocation, profile, () -> DeltaSharingDataSource.readProfileText(
+        profileLocation), DeltaSharingDataSource.localDirectory(profileLocation), ProfileSource.CHECK_INTERVAL,
+        java.time.Clock.systemUTC());
   }
 
   /** The product and its version, the stream marker for streams, then the engine: Spark, Scala, Java and OS. */
@@ -61,13 +87,14 @@ final class ClientSpec implements Serializable {
       return false;
     }
     ClientSpec c = (ClientSpec) o;
-    return c.profile.equals(profile) && c.responseFormat == responseFormat && c.confs.equals(confs)
+    return c.profile.equals(profile) && Objects.equals(c.profileLocation, profileLocation)
+        && c.responseFormat == responseFormat && c.network.equals(network) && c.confs.equals(confs)
         && c.streaming == streaming;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(profile, responseFormat, confs, streaming);
+    return Objects.hash(profile, profileLocation, responseFormat, confs, network, streaming);
   }
 
   @Override

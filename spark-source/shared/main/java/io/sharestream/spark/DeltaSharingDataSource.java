@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.commons.io.IOUtils;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SQLContext;
@@ -159,7 +160,8 @@ public class DeltaSharingDataSource implements TableProvider, DataSourceRegister
     SessionConfs confs = SessionConfs.of(SparkSession.active().sessionState().conf());
     if (resolved == null || !options.equals(resolvedFor) || !confs.equals(resolvedUnder)) {
       DeltaSharingOptions o = DeltaSharingOptions.parse(options, DeltaSharingDataSource::readProfile, confs);
-      ClientSpec client = new ClientSpec(o.profile(), o.stream().responseFormat(), confs, false);
+      ClientSpec client = new ClientSpec(o.profile(), o.profileLocation(), o.stream().responseFormat(), confs,
+          o.network(), false);
       DeltaSharingClient c = client.client();
       TableMetadata metadata = c.metadata(o.table(), o.versionAsOf(), o.timestampAsOf()).metadata();
       resolved = new SharingTable(options, o, client, metadata);
@@ -172,21 +174,39 @@ public class DeltaSharingDataSource implements TableProvider, DataSourceRegister
 
   /** Reads a profile file through Hadoop, so it may live on any file system Spark reaches. */
   static DeltaSharingProfile readProfile(String location) {
-    Path path = new Path(location);
+    String text;
     try {
-      FileSystem fs = path.getFileSystem(SparkSession.active().sessionState().newHadoopConf());
-      String text;
-      try (FSDataInputStream in = fs.open(path)) {
-        text = new String(IOUtils.toByteArray(in), StandardCharsets.UTF_8);
-      }
-      return DeltaSharingProfile.fromJson(text);
+      text = readProfileText(location);
     } catch (FileNotFoundException e) {
       throw new InvalidProfileException("Profile file " + location + " does not exist.");
     } catch (IOException e) {
       throw new InvalidProfileException("Profile file " + location + " cannot be read: " + e.getMessage());
-    } catch (InvalidProfileException e) {
-      throw new InvalidProfileException(e.getMessage() + " (profile file " + location + ")");
     }
+    return DeltaSharingProfile.fromJson(text, location, localDirectory(location));
+  }
+
+  /**
+   * A profile file's text, read through Hadoop with the active session's conf (on executors, which have no session,
+   * with the JVM's default Hadoop conf).
+   */
+  static String readProfileText(String location) throws IOException {
+    Path path = new Path(location);
+    scala.Option<SparkSession> session = SparkSession.getActiveSession();
+    Configuration conf = session.isDefined() ? session.get().sessionState().newHadoopConf() : new Configuration();
+    FileSystem fs = path.getFileSystem(conf);
+    try (FSDataInputStream in = fs.open(path)) {
+      return new String(IOUtils.toByteArray(in), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** The local directory of a profile file (where a private key file it names by a relative path is); else null. */
+  static java.nio.file.Path localDirectory(String location) {
+    java.net.URI uri = new Path(location).toUri();
+    if (uri.getScheme() != null && !uri.getScheme().equals("file")) {
+      return null;
+    }
+    java.nio.file.Path parent = java.nio.file.Paths.get(uri.getPath()).toAbsolutePath().getParent();
+    return parent;
   }
 
   private static String version() {

@@ -1,5 +1,7 @@
 package io.sharestream.spark;
 
+import io.sharestream.common.client.NetworkSettings;
+import io.sharestream.common.client.TrustSettings;
 import io.sharestream.common.errors.InvalidSettingException;
 import io.sharestream.common.parquet.RebaseMode;
 import io.sharestream.common.planner.StreamOptions;
@@ -44,11 +46,20 @@ public final class DeltaSharingOptions implements Serializable {
   public static final String ENDING_TIMESTAMP = "endingTimestamp";
   public static final String IGNORE_CHANGES = "ignoreChanges";
   public static final String IGNORE_DELETES = "ignoreDeletes";
+  public static final String PROXY_HOST = "proxyHost";
+  public static final String PROXY_PORT = "proxyPort";
+  public static final String PROXY_USER = "proxyUser";
+  public static final String PROXY_PASSWORD = "proxyPassword";
+  public static final String NO_PROXY_HOSTS = "noProxyHosts";
+  public static final String SSL_TRUST_STORE = "sslTrustStore";
+  public static final String SSL_TRUST_STORE_PASSWORD = "sslTrustStorePassword";
+  public static final String SSL_TRUST_STORE_TYPE = "sslTrustStoreType";
 
   /** Profile fields given as options instead of a profile file (the reference client's names; {@code type} is the
    *  profile file's name of {@code shareCredentialsType}). */
   public static final List<String> PROFILE_OPTIONS = Arrays.asList("shareCredentialsVersion", "shareCredentialsType",
-      "type", "endpoint", "bearerToken", "expirationTime", "tokenEndpoint", "clientId", "clientSecret", "scope");
+      "type", "endpoint", "bearerToken", "expirationTime", "tokenEndpoint", "clientId", "clientSecret", "scope",
+      "username", "password");
 
   private static final String INSTANT = " An ISO-8601 instant, or what Spark casts to a timestamp in the session's "
       + "time zone (2024-01-31, 2024-01-31 08:00:00).";
@@ -104,10 +115,25 @@ public final class DeltaSharingOptions implements Serializable {
       new Doc(StreamOptions.RESPONSE_FORMAT, StreamOptions.RESPONSE_FORMAT_DEFAULT, "The answer format asked of "
           + "the server: auto (both: plain tables come as parquet, tables with deletion vectors or column mapping as "
           + "delta), parquet or delta (only that one)."),
+      new Doc(PROXY_HOST, "the session's " + SessionConfs.PROXY_HOST + ", else the JVM's https.proxyHost", "The "
+          + "forward proxy this read's requests go through (the API, the OAuth token endpoint and storage alike); "
+          + "https:// targets are tunnelled (CONNECT)."),
+      new Doc(PROXY_PORT, "the session's " + SessionConfs.PROXY_PORT + ", else 80", "The proxy's port."),
+      new Doc(PROXY_USER, "", "The user of the proxy's Basic authentication."),
+      new Doc(PROXY_PASSWORD, "", "The password of proxyUser."),
+      new Doc(NO_PROXY_HOSTS, "the session's " + SessionConfs.NO_PROXY_HOSTS, "Hosts reached directly, "
+          + "comma-separated: a name (also matching its subdomains), .example.com or *.example.com, an IP address, "
+          + "or * for all."),
+      new Doc(SSL_TRUST_STORE, "the JVM's trust store", "A file with the certificates to trust for this read's "
+          + "HTTPS requests: PEM certificates, or a PKCS12 or JKS trust store. Read on the driver and shipped to the "
+          + "executors. Host names are verified either way."),
+      new Doc(SSL_TRUST_STORE_PASSWORD, "", "The password of a PKCS12 or JKS sslTrustStore."),
+      new Doc(SSL_TRUST_STORE_TYPE, "PEM or PKCS12 by content, JKS by a .jks name", "PEM, PKCS12 or JKS."),
       new Doc("shareCredentialsVersion", "", "The profile as options (then the path is <share>.<schema>.<table>): "
           + "its format version, 1 (bearer token) or 2."),
-      new Doc("shareCredentialsType", "", "Profile: bearer_token (what version 1 profiles are) or "
-          + "oauth_client_credentials (version 2 profiles name their type)."),
+      new Doc("shareCredentialsType", "", "Profile: bearer_token (what version 1 profiles are), "
+          + "oauth_client_credentials or basic (version 2 profiles name their type; "
+          + "oauth_jwt_bearer_private_key_jwt profiles are read from a profile file)."),
       new Doc("type", "", "Profile: the profile file's name of shareCredentialsType."),
       new Doc("endpoint", "", "Profile: the sharing server's endpoint URL."),
       new Doc("bearerToken", "", "Profile: the bearer token."),
@@ -115,7 +141,9 @@ public final class DeltaSharingOptions implements Serializable {
       new Doc("tokenEndpoint", "", "Profile: the OAuth 2 token URL (client-credentials grant)."),
       new Doc("clientId", "", "Profile: the OAuth client id."),
       new Doc("clientSecret", "", "Profile: the OAuth client secret."),
-      new Doc("scope", "", "Profile: the OAuth scope, if the token endpoint needs one."));
+      new Doc("scope", "", "Profile: the OAuth scope, if the token endpoint needs one."),
+      new Doc("username", "", "Profile (basic): the user name."),
+      new Doc("password", "", "Profile (basic): the password."));
 
   /** Options that take an instant: ISO-8601 with an offset, or what Spark casts to a timestamp in the session's
    *  time zone ({@code 2024-01-31}, {@code 2024-01-31 08:00:00}), as the reference client reads them. */
@@ -125,6 +153,8 @@ public final class DeltaSharingOptions implements Serializable {
   private static final Set<String> KNOWN = known();
 
   private final DeltaSharingProfile profile;
+  private final String profileLocation;
+  private final NetworkSettings network;
   private final SessionConfs confs;
   private final TableRef table;
   private final StreamSettings stream;
@@ -166,13 +196,15 @@ public final class DeltaSharingOptions implements Serializable {
     }
     if (profileFields.isEmpty()) {
       TablePath tp = TablePath.parse(path);
-      this.profile = profileFiles.apply(tp.profileLocation());
+      this.profileLocation = tp.profileLocation();
+      this.profile = profileFiles.apply(profileLocation);
       this.table = tp.table();
     } else {
       if (path.contains("#")) {
         throw new InvalidSettingException("The profile is given twice: as options " + profileFields.keySet()
             + " and as the file in the path '" + path.substring(0, path.lastIndexOf('#')) + "'. Keep one.");
       }
+      this.profileLocation = null;
       this.profile = DeltaSharingProfile.fromMap(profileFields);
       // Spark gives a catalog table's LOCATION as a file URI, under the warehouse directory when relative
       // (file:/.../spark-warehouse/s.sc.t): the table is its last segment
@@ -189,6 +221,7 @@ public final class DeltaSharingOptions implements Serializable {
       streamOptions.put(StreamOptions.MAX_FILES_PER_RPC, confs.filesPerRequest().toString());
     }
     this.stream = StreamOptions.parse(streamOptions);
+    this.network = network(options, confs);
     checkBoolean(options, IGNORE_CHANGES);
     checkBoolean(options, IGNORE_DELETES);
     String mf = get(options, MAX_FILES_PER_TRIGGER);
@@ -329,6 +362,40 @@ public final class DeltaSharingOptions implements Serializable {
       throw new InvalidSettingException("'" + name + "' must be an instant such as 2024-01-31T00:00:00Z or "
           + "2024-01-31 08:00:00 (in the session's time zone), not '" + v + "'.");
     }
+  }
+
+  /** The proxy and trust of this read's requests: its options, else the session's confs, else the JVM's. */
+  NetworkSettings network() {
+    return network;
+  }
+
+  private static NetworkSettings network(Map<String, String> options, SessionConfs confs) {
+    NetworkSettings n = confs.network();
+    String host = get(options, PROXY_HOST);
+    if (host != null) {
+      String port = get(options, PROXY_PORT);
+      n = n.withProxy(new NetworkSettings.ProxyAddress(host, port == null ? 80 : (int) positive(PROXY_PORT, port),
+          get(options, PROXY_USER), get(options, PROXY_PASSWORD)));
+    } else if (get(options, PROXY_USER) != null && n.httpsProxy() != null) {
+      NetworkSettings.ProxyAddress p = n.httpsProxy();
+      n = n.withProxy(new NetworkSettings.ProxyAddress(p.host(), p.port(), get(options, PROXY_USER),
+          get(options, PROXY_PASSWORD)));
+    }
+    String noProxy = get(options, NO_PROXY_HOSTS);
+    if (noProxy != null) {
+      n = n.withNoProxy(Arrays.asList(noProxy.split(",")));
+    }
+    String trust = get(options, SSL_TRUST_STORE);
+    if (trust != null) {
+      n = n.withTrust(TrustSettings.file(trust, get(options, SSL_TRUST_STORE_PASSWORD), get(options,
+          SSL_TRUST_STORE_TYPE), "Option " + SSL_TRUST_STORE));
+    }
+    return n;
+  }
+
+  /** The profile file's location, or null when the profile is given as options. */
+  String profileLocation() {
+    return profileLocation;
   }
 
   public DeltaSharingProfile profile() {

@@ -1,7 +1,9 @@
 package io.sharestream.spark;
 
 import io.sharestream.common.client.ClientSettings;
+import io.sharestream.common.client.NetworkSettings;
 import io.sharestream.common.client.RetrySettings;
+import io.sharestream.common.client.TrustSettings;
 import io.sharestream.common.errors.InvalidSettingException;
 import java.io.Serializable;
 import java.time.Duration;
@@ -29,6 +31,7 @@ final class SessionConfs implements Serializable {
 
   // conf names; what each means is in CONFS
   static final String VERSION_POLL_INTERVAL_MS = "spark.sharestream.versionPollIntervalMs";
+  static final String EXPIRY_WARNING_DAYS = "spark.sharestream.credentialsExpiryWarningDays";
   static final long VERSION_POLL_INTERVAL_DEFAULT_MS = 1000;
   static final String QUERY_TABLE_VERSION_INTERVAL = "spark.delta.sharing.streaming.queryTableVersionIntervalSeconds";
   private static final long MIN_QUERY_TABLE_VERSION_INTERVAL_SECONDS = 10;
@@ -39,6 +42,10 @@ final class SessionConfs implements Serializable {
   static final String LIMIT_PUSHDOWN = "spark.delta.sharing.limitPushdown.enabled";
   static final String QUERY_PAGINATION = "spark.delta.sharing.queryPagination.enabled";
   static final String MAX_FILES_PER_QUERY_REQUEST = "spark.delta.sharing.maxFilesPerQueryRequest";
+  static final String PROXY_HOST = "spark.delta.sharing.network.proxyHost";
+  static final String PROXY_PORT = "spark.delta.sharing.network.proxyPort";
+  static final String NO_PROXY_HOSTS = "spark.delta.sharing.network.noProxyHosts";
+  static final String SSL_TRUST_ALL = "spark.delta.sharing.network.sslTrustAll";
   private static final int MAX_FILES_PER_QUERY_REQUEST_DEFAULT = 100_000;
 
   /** Every conf read, with its default and meaning (the reference client's where it has the conf). */
@@ -46,6 +53,9 @@ final class SessionConfs implements Serializable {
       new DeltaSharingOptions.Doc(VERSION_POLL_INTERVAL_MS, String.valueOf(VERSION_POLL_INTERVAL_DEFAULT_MS),
           "How often, at most, a stream asks the server for the table's latest version, in milliseconds (a default "
           + "trigger polls for new data continuously). Takes precedence over " + QUERY_TABLE_VERSION_INTERVAL + "."),
+      new DeltaSharingOptions.Doc(EXPIRY_WARNING_DAYS, "7", "How many days before the profile's bearer token "
+          + "expires (its expirationTime) the driver logs a warning, once an hour; a stream's progress reports the "
+          + "seconds left as credentialsExpireInSeconds. 0: no warning."),
       new DeltaSharingOptions.Doc(QUERY_TABLE_VERSION_INTERVAL, "unset (the reference: 30s)", "The reference's "
           + "version poll interval, a time string (30s, 1m; a bare number is seconds), at least "
           + MIN_QUERY_TABLE_VERSION_INTERVAL_SECONDS + " seconds as in the reference. Used when "
@@ -64,14 +74,20 @@ final class SessionConfs implements Serializable {
       new DeltaSharingOptions.Doc(QUERY_PAGINATION, "false", "true: query and changes requests are paged by "
           + MAX_FILES_PER_QUERY_REQUEST + " files, unless the read sets maxFilesPerRpc."),
       new DeltaSharingOptions.Doc(MAX_FILES_PER_QUERY_REQUEST, String.valueOf(MAX_FILES_PER_QUERY_REQUEST_DEFAULT),
-          "The page size of paged requests."));
+          "The page size of paged requests."),
+      new DeltaSharingOptions.Doc(PROXY_HOST, "unset (the JVM's https.proxyHost)", "The forward proxy of every "
+          + "read in the session (a read's proxyHost option wins), as in the reference: the API, OAuth token "
+          + "endpoints and storage go through it."),
+      new DeltaSharingOptions.Doc(PROXY_PORT, "80", "Its port."),
+      new DeltaSharingOptions.Doc(NO_PROXY_HOSTS, "", "Hosts reached directly, comma-separated (a read's "
+          + "noProxyHosts option wins)."),
+      new DeltaSharingOptions.Doc(SSL_TRUST_ALL, "false", "true: server certificates are not checked (host names "
+          + "still are), as in the reference; each query start logs a warning. For test servers only: prefer a "
+          + "read's sslTrustStore option."));
 
-  /** Reference confs with no effect here: the source has its own client (connections, TLS and proxies are the JVM's:
-   *  {@code https.proxyHost} and the default trust store), reads profiles itself and always asks for the end-of-stream
-   *  marker it checks listings by. */
+  /** Reference confs with no effect here: the source has its own client (its connection pool sized by itself),
+   *  reads profiles itself and always asks for the end-of-stream marker it checks listings by. */
   static final List<String> NOT_APPLIED = Arrays.asList("spark.delta.sharing.network.maxConnections",
-      "spark.delta.sharing.network.sslTrustAll", "spark.delta.sharing.network.proxyHost",
-      "spark.delta.sharing.network.proxyPort", "spark.delta.sharing.network.noProxyHosts",
       "spark.delta.sharing.network.never.use.https", "spark.delta.sharing.network.useAsyncQuery",
       "spark.delta.sharing.client.class", "spark.delta.sharing.profile.provider.class",
       "spark.delta.sharing.query.includeEndStreamAction", "spark.delta.sharing.jsonPredicateV2Hints.enabled");
@@ -85,6 +101,8 @@ final class SessionConfs implements Serializable {
   private final boolean predicateHints;
   private final boolean limitHints;
   private final Integer filesPerRequest;
+  private final long expiryWarningDays;
+  private final NetworkSettings network;
 
   private SessionConfs(Function<String, String> conf, java.time.ZoneId timeZone) {
     this.timeZone = timeZone;
@@ -117,6 +135,24 @@ final class SessionConfs implements Serializable {
     int pages = pageSize == null ? MAX_FILES_PER_QUERY_REQUEST_DEFAULT
         : Math.toIntExact(Math.min(Integer.MAX_VALUE, positive(MAX_FILES_PER_QUERY_REQUEST, pageSize)));
     this.filesPerRequest = bool(QUERY_PAGINATION, conf.apply(QUERY_PAGINATION), false) ? pages : null;
+    String expiry = conf.apply(EXPIRY_WARNING_DAYS);
+    this.expiryWarningDays = expiry == null ? ClientSettings.DEFAULT_EXPIRY_WARNING.toDays()
+        : nonNegative(EXPIRY_WARNING_DAYS, expiry);
+    NetworkSettings n = NetworkSettings.SYSTEM;
+    String proxyHost = conf.apply(PROXY_HOST);
+    if (proxyHost != null) {
+      String port = conf.apply(PROXY_PORT);
+      n = n.withProxy(new NetworkSettings.ProxyAddress(proxyHost, port == null ? 80
+          : Math.toIntExact(Math.min(65535, positive(PROXY_PORT, port))), null, null));
+    }
+    String noProxy = conf.apply(NO_PROXY_HOSTS);
+    if (noProxy != null) {
+      n = n.withNoProxy(Arrays.asList(noProxy.split(",")));
+    }
+    if (bool(SSL_TRUST_ALL, conf.apply(SSL_TRUST_ALL), false)) {
+      n = n.withTrust(TrustSettings.trustingAll());
+    }
+    this.network = n;
     TreeSet<String> ignored = new TreeSet<>();
     for (String name : NOT_APPLIED) {
       if (conf.apply(name) != null && WARNED.add(name)) {
@@ -125,7 +161,7 @@ final class SessionConfs implements Serializable {
     }
     if (!ignored.isEmpty()) {
       LOG.warn("Spark confs {} of the reference Delta Sharing client have no effect on the deltaSharing source of "
-          + "Sharestream (connections, TLS and proxies are the JVM's)", ignored);
+          + "Sharestream", ignored);
     }
   }
 
@@ -145,6 +181,11 @@ final class SessionConfs implements Serializable {
   /** The session's time zone ({@code spark.sql.session.timeZone}), of instants written without an offset. */
   java.time.ZoneId timeZone() {
     return timeZone;
+  }
+
+  /** The session's proxy and trust (the reference's network confs). */
+  NetworkSettings network() {
+    return network;
   }
 
   Duration versionPollInterval() {
@@ -168,7 +209,8 @@ final class SessionConfs implements Serializable {
   ClientSettings apply(ClientSettings base) {
     RetrySettings r = base.retry();
     ClientSettings s = base.withRetry(new RetrySettings(numRetries == null ? r.maxAttempts() : numRetries + 1,
-        r.initialBackoff(), r.maxBackoff(), Duration.ofMillis(maxRetryDurationMs)));
+        r.initialBackoff(), r.maxBackoff(), Duration.ofMillis(maxRetryDurationMs)))
+        .withExpiryWarning(Duration.ofDays(expiryWarningDays));
     if (timeoutMs != null) {
       Duration t = Duration.ofMillis(timeoutMs);
       s = s.withTimeouts(t, t, t);
@@ -234,7 +276,8 @@ final class SessionConfs implements Serializable {
     return timeZone.equals(c.timeZone) && versionPollIntervalMs == c.versionPollIntervalMs && Objects.equals(numRetries, c.numRetries)
         && maxRetryDurationMs == c.maxRetryDurationMs && Objects.equals(timeoutMs, c.timeoutMs)
         && predicateHints == c.predicateHints && limitHints == c.limitHints
-        && Objects.equals(filesPerRequest, c.filesPerRequest);
+        && Objects.equals(filesPerRequest, c.filesPerRequest) && expiryWarningDays == c.expiryWarningDays
+        && network.equals(c.network);
   }
 
   @Override

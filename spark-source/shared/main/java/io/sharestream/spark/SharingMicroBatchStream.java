@@ -198,6 +198,11 @@ class SharingMicroBatchStream implements MicroBatchStream, SupportsAdmissionCont
     long latest = planner.latestKnownVersion();
     Map<String, String> m = new LinkedHashMap<>();
     m.put("latestVersion", Long.toString(latest));
+    java.time.Instant expires = scan.client.client().credentialsExpireAt();
+    if (expires != null) {
+      m.put("credentialsExpireInSeconds", Long.toString(expires.getEpochSecond()
+          - java.time.Instant.now().getEpochSecond()));
+    }
     if (consumed != null) {
       Position p = consumed instanceof SharingOffset ? ((SharingOffset) consumed).position()
           : ((SharingOffset) deserializeOffset(consumed.json())).position();

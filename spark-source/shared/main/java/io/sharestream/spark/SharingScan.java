@@ -12,6 +12,7 @@ import org.apache.spark.sql.types.StructType;
  * of the columns the query needs, with the pushed filters as the server's predicate hints for snapshots.
  */
 final class SharingScan implements Scan {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SharingScan.class);
   private final ScanContext scan;
   private final String jsonPredicateHints;
   private volatile Long limitHint;
@@ -56,6 +57,7 @@ final class SharingScan implements Scan {
   private SharingBatch newBatch() {
     DeltaSharingOptions o = scan.options;
     o.checkForBatch();
+    warnIfTrustingAll();
     return new SharingBatch(scan, () -> o.readChangeFeed()
         ? BatchPlanner.changes(scan.client.client(), o.table(), o.stream(), o.startingVersion(),
             o.startingTimestamp(), o.endingVersion(), o.endingTimestamp())
@@ -66,7 +68,17 @@ final class SharingScan implements Scan {
   @Override
   public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
     scan.options.checkForStreaming();
+    warnIfTrustingAll();
     return SparkApi.microBatchStream(scan.forStreaming(), checkpointLocation);
+  }
+
+  /** The session's sslTrustAll, said at each query start: its requests can be read and changed on the way. */
+  private void warnIfTrustingAll() {
+    if (scan.client.trustsAll()) {
+      LOG.warn("{}: server certificates are not checked ({}=true): anyone on the network path can read and change "
+          + "what this query reads. Trust the server's certificate authority with the {} option instead.",
+          scan.options.table(), SessionConfs.SSL_TRUST_ALL, DeltaSharingOptions.SSL_TRUST_STORE);
+    }
   }
 
   @Override

@@ -113,6 +113,29 @@ class StreamingSemanticsTest {
   }
 
   @Test
+  void aProfileFileReplacedWithARotatedTokenIsReadAgainWhileTheQueryRuns() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("rotating"), ChangeMatrix.SCHEMA).commit();
+    table.append(ChangeMatrix.rows(0, 3)); // 1
+    DeltaSharingServer server = DeltaSharingServer.builder().table("s", "sc", "rotating", table.dir(), true).start();
+    servers.add(server);
+    Path profile = server.writeProfile(tmp.resolve("rotating.share"));
+    StreamingQuery q = toMemory(spark.readStream().format("deltaSharing").option("startingVersion", "0")
+        .load(profile + "#s.sc.rotating"), "rotating");
+    q.processAllAvailable();
+    assertThat(spark.table("rotating").count()).isEqualTo(3);
+
+    server.rotateBearerToken(); // the provider rotates the token; the recipient's tooling replaces the file
+    server.writeProfile(profile);
+    table.append(ChangeMatrix.rows(3, 6)); // 2
+
+    q.processAllAvailable();
+    assertThat(spark.table("rotating").count()).isEqualTo(6);
+    assertThat(q.exception().isDefined()).isFalse();
+    assertThat(server.requests().entries().stream().filter(e -> e.status == 401).count())
+        .as("the old token, refused at most once before the file is read again").isLessThanOrEqualTo(1);
+  }
+
+  @Test
   void admissionControlLimitsFilesAndBytesPerBatchAndTriggerOnceTakesEverything() throws Exception {
     DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("files"), ChangeMatrix.SCHEMA).commit();
     table.append(ChangeMatrix.rows(0, 100), 10); // 10 files in version 1

@@ -13,6 +13,8 @@ import java.util.TreeSet;
  * Delta reader features the engine reads. Immutable; derive variants with the {@code with...} methods.
  */
 public final class ClientSettings {
+  /** How long before a bearer token expires a warning is logged, unless set otherwise. */
+  public static final Duration DEFAULT_EXPIRY_WARNING = Duration.ofDays(7);
   /** 30 s to connect, 320 s for a response to start (the reference client's network timeout), 120 s idle body. */
   public static final ClientSettings DEFAULT = new ClientSettings(Duration.ofSeconds(30), Duration.ofSeconds(320),
       Duration.ofSeconds(120), RetrySettings.DEFAULT, "sharestream/0.1", Sleeper.REAL, ResponseFormat.AUTO);
@@ -25,16 +27,19 @@ public final class ClientSettings {
   private final Sleeper sleeper;
   private final ResponseFormat responseFormat;
   private final Set<String> readerFeatures;
+  private final Duration expiryWarning;
+  private final NetworkSettings network;
 
   /** Settings reading the {@link ProtocolInfo#SUPPORTED_READER_FEATURES}. */
   public ClientSettings(Duration connectTimeout, Duration requestTimeout, Duration readTimeout, RetrySettings retry,
       String userAgent, Sleeper sleeper, ResponseFormat responseFormat) {
     this(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, responseFormat,
-        ProtocolInfo.SUPPORTED_READER_FEATURES);
+        ProtocolInfo.SUPPORTED_READER_FEATURES, DEFAULT_EXPIRY_WARNING, NetworkSettings.SYSTEM);
   }
 
   private ClientSettings(Duration connectTimeout, Duration requestTimeout, Duration readTimeout, RetrySettings retry,
-      String userAgent, Sleeper sleeper, ResponseFormat responseFormat, Set<String> readerFeatures) {
+      String userAgent, Sleeper sleeper, ResponseFormat responseFormat, Set<String> readerFeatures,
+      Duration expiryWarning, NetworkSettings network) {
     this.connectTimeout = Objects.requireNonNull(connectTimeout);
     this.requestTimeout = Objects.requireNonNull(requestTimeout);
     this.readTimeout = Objects.requireNonNull(readTimeout);
@@ -47,6 +52,28 @@ public final class ClientSettings {
       features.add(f.toLowerCase(Locale.ROOT));
     }
     this.readerFeatures = Collections.unmodifiableSet(features);
+    this.expiryWarning = Objects.requireNonNull(expiryWarning);
+    this.network = Objects.requireNonNull(network);
+  }
+
+  /** Proxies and trusted certificates of every request (the API, OAuth token endpoints, storage). */
+  public NetworkSettings network() {
+    return network;
+  }
+
+  public ClientSettings withNetwork(NetworkSettings n) {
+    return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, responseFormat,
+        readerFeatures, expiryWarning, n);
+  }
+
+  /** How long before the profile's bearer token expires a warning is logged (zero: never). */
+  public Duration expiryWarning() {
+    return expiryWarning;
+  }
+
+  public ClientSettings withExpiryWarning(Duration ahead) {
+    return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, responseFormat,
+        readerFeatures, ahead, network);
   }
 
   public Duration connectTimeout() {
@@ -92,26 +119,27 @@ public final class ClientSettings {
 
   public ClientSettings withRetry(RetrySettings r) {
     return new ClientSettings(connectTimeout, requestTimeout, readTimeout, r, userAgent, sleeper, responseFormat,
-        readerFeatures);
+        readerFeatures, expiryWarning, network);
   }
 
   public ClientSettings withTimeouts(Duration connect, Duration request, Duration read) {
-    return new ClientSettings(connect, request, read, retry, userAgent, sleeper, responseFormat, readerFeatures);
+    return new ClientSettings(connect, request, read, retry, userAgent, sleeper, responseFormat, readerFeatures,
+        expiryWarning, network);
   }
 
   public ClientSettings withUserAgent(String ua) {
     return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, ua, sleeper, responseFormat,
-        readerFeatures);
+        readerFeatures, expiryWarning, network);
   }
 
   public ClientSettings withResponseFormat(ResponseFormat f) {
     return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, f,
-        readerFeatures);
+        readerFeatures, expiryWarning, network);
   }
 
   public ClientSettings withSleeper(Sleeper s) {
     return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, s, responseFormat,
-        readerFeatures);
+        readerFeatures, expiryWarning, network);
   }
 
   /**
@@ -120,6 +148,6 @@ public final class ClientSettings {
    */
   public ClientSettings withReaderFeatures(Set<String> features) {
     return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, responseFormat,
-        Objects.requireNonNull(features));
+        Objects.requireNonNull(features), expiryWarning, network);
   }
 }

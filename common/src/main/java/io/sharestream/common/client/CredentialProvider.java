@@ -23,21 +23,27 @@ public interface CredentialProvider {
       Clock clock) {
     switch (profile.type()) {
       case OAUTH_CLIENT_CREDENTIALS:
-        return new OAuthClientCredentials(profile, http, settings, clock);
+        return new OAuthAccessTokens(profile, OAuthAccessTokens.clientCredentials(profile), http, settings, clock);
+      case OAUTH_JWT_BEARER_PRIVATE_KEY_JWT:
+        return new OAuthAccessTokens(profile, new PrivateKeyJwtGrant(profile), http, settings, clock);
+      case BASIC:
+        return new BearerToken("Basic " + java.util.Base64.getEncoder().encodeToString((profile.username() + ":"
+            + profile.password()).getBytes(java.nio.charset.StandardCharsets.UTF_8)), null);
       case BEARER_TOKEN:
       default:
-        return new BearerToken(profile.bearerToken(), profile.expirationTime());
+        return new BearerToken("Bearer " + profile.bearerToken(), profile.expirationTime());
     }
   }
 
-  /** A static bearer token from a version 1 profile. */
+  /** A fixed header: a profile's bearer token, or a {@code basic} profile's user name and password. */
   final class BearerToken implements CredentialProvider {
     private final String header;
     private final Instant expiry;
 
-    BearerToken(String token, Instant expiry) {
-      this.header = "Bearer " + token;
+    BearerToken(String header, Instant expiry) {
+      this.header = header;
       this.expiry = expiry;
+      io.sharestream.common.errors.Secrets.register(header.substring(header.indexOf(' ') + 1));
     }
 
     @Override
@@ -60,7 +66,7 @@ public interface CredentialProvider {
 
     @Override
     public String toString() {
-      return "BearerToken{<redacted>" + (expiry == null ? "" : ", expires " + expiry) + "}";
+      return "FixedCredentials{<redacted>" + (expiry == null ? "" : ", expires " + expiry) + "}";
     }
   }
 }

@@ -13,12 +13,12 @@ import io.sharestream.common.model.ListedItem;
 import io.sharestream.common.model.ProtocolInfo;
 import io.sharestream.common.model.TableMetadata;
 import io.sharestream.common.profile.DeltaSharingProfile;
+import io.sharestream.common.profile.ProfileSource;
 import io.sharestream.common.profile.TableRef;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -36,8 +36,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Delta Sharing REST client: every endpoint the streaming and batch paths need, over {@link HttpTransport}
- * (file reads from storage go over {@link HttpURLConnection}, see {@link #storageGet}).
+ * The Delta Sharing REST client: every endpoint the streaming and batch paths need, and file reads from storage,
+ * over one {@link HttpTransport}.
  * Lists are paged lazily; query and changes answers are streamed line by line ({@link FileListing}); transient
  * failures are retried per {@link RetrySettings}; HTTP errors become typed exceptions from
  * {@link io.sharestream.common.errors.Errors}. Thread-safe; one instance per profile.
@@ -54,14 +54,15 @@ public final class DeltaSharingClient implements AutoCloseable {
    */
   public static final String FILE_ID_SCHEME = "parquet";
 
-  private final DeltaSharingProfile profile;
+  private final ProfileSource profiles;
   private final ClientSettings settings;
   private final HttpTransport http;
-  private final CredentialProvider credentials;
+  private final Clock clock;
+  private final ExpiryWarnings expiry;
+  private volatile Credentials credentials;
   private final Retrier retrier;
   private final AnswerFormat format;
   private final Set<IdleTimeoutInputStream> bodies = ConcurrentHashMap.newKeySet();
-  private final Set<HttpURLConnection> storageExchanges = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
   private volatile boolean asyncQueries = true;
 
@@ -70,16 +71,67 @@ public final class DeltaSharingClient implements AutoCloseable {
   }
 
   public DeltaSharingClient(DeltaSharingProfile profile, ClientSettings settings, Clock clock) {
-    this.profile = profile;
+    this(ProfileSource.fixed(profile), settings, clock);
+  }
+
+  /** A client of the profile {@code profiles} gives, whose changes it takes up as they come. */
+  public DeltaSharingClient(ProfileSource profiles, ClientSettings settings) {
+    this(profiles, settings, Clock.systemUTC());
+  }
+
+  public DeltaSharingClient(ProfileSource profiles, ClientSettings settings, Clock clock) {
+    this.profiles = profiles;
     this.settings = settings;
-    this.http = new HttpTransport(settings.connectTimeout(), settings.requestTimeout());
-    this.credentials = CredentialProvider.forProfile(profile, http, settings, clock);
+    this.clock = clock;
+    this.http = new HttpTransport(settings.connectTimeout(), settings.requestTimeout(), settings.network());
+    this.expiry = new ExpiryWarnings(settings.expiryWarning(), clock);
+    DeltaSharingProfile profile = profiles.current();
+    this.credentials = new Credentials(profile, CredentialProvider.forProfile(profile, http, settings, clock));
     this.retrier = new Retrier(settings.retry(), settings.sleeper(), () -> closed, Errors::retriesExhausted);
     this.format = new AnswerFormat(settings.responseFormat(), settings.readerFeatures());
   }
 
+  /** The profile in use now (a profile file that changed is read again first, see {@link ProfileSource}). */
   public DeltaSharingProfile profile() {
-    return profile;
+    return credentials().profile;
+  }
+
+  /** How many times a changed profile file replaced the profile in use. */
+  public long profileReloads() {
+    return profiles.reloads();
+  }
+
+  /** When the credentials in use expire (a bearer token's {@code expirationTime}); null when unknown. */
+  public Instant credentialsExpireAt() {
+    return credentials().provider.tokenExpiry();
+  }
+
+  /** A profile and the credentials it gives. */
+  private static final class Credentials {
+    final DeltaSharingProfile profile;
+    final CredentialProvider provider;
+
+    Credentials(DeltaSharingProfile profile, CredentialProvider provider) {
+      this.profile = profile;
+      this.provider = provider;
+    }
+  }
+
+  /** The credentials of the profile in use now: a new profile brings new credentials. */
+  private Credentials credentials() {
+    DeltaSharingProfile now = profiles.current();
+    Credentials c = credentials;
+    if (c.profile != now) {
+      synchronized (this) {
+        c = credentials;
+        if (c.profile != now) {
+          c = new Credentials(now, CredentialProvider.forProfile(now, http, settings, clock));
+          credentials = c;
+        }
+      }
+    }
+    expiry.check(c.profile, profiles.location());
+    return c;
   }
 
   public ClientSettings settings() {
@@ -95,50 +147,28 @@ public final class DeltaSharingClient implements AutoCloseable {
   }
 
   /**
-   * Sends a GET for {@code range} of a file in storage (a pre-signed URL: no credentials of ours) and waits for its
-   * status and headers; {@link #close()} aborts the wait. Storage reads go over {@link HttpURLConnection}, which
-   * reads a body on the caller's thread: java.net.http hands every buffer over from its selector thread, which made a
-   * Spark scan on busy cores spend a third of its time waiting. Its socket times out after the read timeout.
+   * Sends a GET for {@code range} of a file in storage (a pre-signed URL: no credentials of ours) over the client's
+   * transport, its proxies and trust, and waits for its status and headers; {@link #close()} aborts the wait and
+   * any read of the body. The answer, and each read of its body, may take the read timeout.
    */
-  HttpURLConnection storageGet(String url, String range, String what) throws IOException {
+  Answer storageGet(String url, String range, String what) throws IOException {
     checkOpen();
-    HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
-    c.setConnectTimeout(millis(settings.connectTimeout()));
-    c.setReadTimeout(millis(settings.readTimeout()));
-    c.setRequestProperty("Range", range);
-    c.setRequestProperty("User-Agent", settings.userAgent());
-    storageExchanges.add(c);
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("Range", range);
+    headers.put("User-Agent", settings.userAgent());
     try {
-      if (closed) {
-        c.disconnect();
-      }
-      try {
-        c.connect();
-      } catch (IOException e) {
-        throw closed ? e : Unreachable.classify(e, Target.STORAGE, URI.create(url), settings.connectTimeout(), true);
-      }
-      c.getResponseCode();
-      return c;
+      return http.send("GET", URI.create(url), headers, null, null, Target.STORAGE, settings.readTimeout());
     } catch (IOException e) {
       if (closed) {
         throw Errors.cancelled(what);
       }
       throw e;
-    } finally {
-      storageExchanges.remove(c);
     }
   }
 
-  /**
-   * The body of a {@link #storageGet} answer. {@link #close()} cannot abort a read of it in progress (closing an
-   * HttpURLConnection's body waits for the read): the read fails at its next bytes, or at its socket's timeout.
-   */
-  InputStream storageBody(HttpURLConnection c) throws IOException {
-    return track(IdleTimeoutInputStream.unwatched(c.getInputStream(), bodies));
-  }
-
-  private static int millis(Duration d) {
-    return (int) Math.min(Integer.MAX_VALUE, Math.max(1, d.toMillis()));
+  /** The body of a {@link #storageGet} answer: its socket times out after the read timeout. */
+  InputStream storageBody(Answer a) {
+    return track(IdleTimeoutInputStream.unwatched(a.body(), bodies));
   }
 
   /**
@@ -171,7 +201,7 @@ public final class DeltaSharingClient implements AutoCloseable {
    */
   public void authenticate() {
     checkOpen();
-    credentials.authorizationHeader();
+    credentials().provider.authorizationHeader();
   }
 
   // ------------------------------------------------------------------ lists
@@ -379,17 +409,21 @@ public final class DeltaSharingClient implements AutoCloseable {
 
   /**
    * Sends one request; answers 200 with the body open, throws {@link TransientFailure} for 429/5xx and a typed
-   * exception for other errors. A 401 with renewable credentials fetches a new token and tries once more.
+   * exception for other errors. A 401 with renewable credentials fetches a new token and tries once more; a 401
+   * after that reads the profile file again, and a changed profile's credentials are tried once more.
    */
   Answer send(String method, String path, Map<String, String> query, String body, String what, AnswerKind kind)
       throws IOException {
     StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
     query.forEach((k, v) -> q.add(Http.queryValue(k) + "=" + Http.queryValue(v)));
-    URI uri = URI.create(profile.endpoint() + path + q);
-    for (int auth = 0; ; auth++) {
+    boolean renewed = false;
+    boolean reloaded = false;
+    while (true) {
       checkOpen();
+      Credentials c = credentials();
+      URI uri = URI.create(c.profile.endpoint() + path + q);
       Map<String, String> headers = new LinkedHashMap<>();
-      headers.put("Authorization", credentials.authorizationHeader());
+      headers.put("Authorization", c.provider.authorizationHeader());
       headers.put("User-Agent", settings.userAgent());
       if (kind.tableData()) {
         headers.put("delta-sharing-capabilities", settings.responseFormat().capabilities(settings.readerFeatures())
@@ -407,14 +441,22 @@ public final class DeltaSharingClient implements AutoCloseable {
         return r.withBody(body(r.body()));
       }
       String errorBody = Http.readSmall(r.body(), 64 * 1024);
-      if (status == 401 && credentials.renewable() && auth == 0) {
-        credentials.invalidate();
+      if (status == 401 && c.provider.renewable() && !renewed) {
+        renewed = true;
+        c.provider.invalidate();
         continue;
+      }
+      if (status == 401 && !reloaded) {
+        reloaded = true;
+        if (profiles.reload()) {
+          renewed = false;
+          continue;
+        }
       }
       if (status == 429 || status >= 500) {
         throw new TransientFailure("HTTP " + status + " for " + what, Http.retryAfter(r), null);
       }
-      throw Errors.fromResponse(status, errorBody, what, credentials.tokenExpiry());
+      throw Errors.fromResponse(status, errorBody, what, c.provider.tokenExpiry());
     }
   }
 
@@ -442,16 +484,13 @@ public final class DeltaSharingClient implements AutoCloseable {
   }
 
   /**
-   * Cancels every request and read of this client in flight (they fail with {@link CancelledException}) and refuses
-   * new ones; a file body being received from storage fails at its next bytes (see {@link #storageBody}).
+   * Cancels every request and read of this client in flight, storage downloads included (they fail with
+   * {@link CancelledException}), and refuses new ones.
    */
   @Override
   public void close() {
     closed = true;
     http.close();
-    for (HttpURLConnection c : storageExchanges) {
-      c.disconnect();
-    }
     for (IdleTimeoutInputStream b : bodies) {
       b.cancel();
     }
@@ -459,6 +498,6 @@ public final class DeltaSharingClient implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "DeltaSharingClient{" + profile + "}";
+    return "DeltaSharingClient{" + credentials.profile + "}";
   }
 }

@@ -9,7 +9,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.net.HttpURLConnection;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
@@ -266,8 +265,8 @@ public final class HttpInputFile implements InputFile, PlannedReads {
       boolean refreshed = false;
       while (true) {
         requests.incrementAndGet();
-        HttpURLConnection c = client.storageGet(url.current(), "bytes=" + from + "-" + (toExclusive - 1), what);
-        int status = c.getResponseCode();
+        Answer c = client.storageGet(url.current(), "bytes=" + from + "-" + (toExclusive - 1), what);
+        int status = c.status();
         if (status == 206 || status == 200) {
           checkLongEnough(c, toExclusive);
           InputStream body = client.storageBody(c);
@@ -276,17 +275,14 @@ public final class HttpInputFile implements InputFile, PlannedReads {
           }
           return body;
         }
-        InputStream error = c.getErrorStream();
-        if (error != null) {
-          Http.readSmall(error, 4096); // read and closed, so the connection can serve the next request
-        }
+        Http.readSmall(c.body(), 4096); // read and closed, so the connection can serve the next request
         if (status == 403 && !refreshed) {
           url.refresh();
           refreshed = true;
           continue;
         }
         if (status == 429 || status >= 500) {
-          Duration retryAfter = Http.retryAfter(c.getHeaderField("Retry-After"));
+          Duration retryAfter = Http.retryAfter(c);
           throw new TransientFailure("storage answered HTTP " + status, retryAfter, null);
         }
         if (status == 403) {
@@ -303,8 +299,8 @@ public final class HttpInputFile implements InputFile, PlannedReads {
   }
 
   /** A file shorter than the range asked (its {@code Content-Range} total says so) is an error, not a cut body. */
-  private void checkLongEnough(HttpURLConnection c, long toExclusive) {
-    String range = c.getHeaderField("Content-Range");
+  private void checkLongEnough(Answer c, long toExclusive) {
+    String range = c.header("Content-Range");
     int slash = range == null ? -1 : range.lastIndexOf('/');
     if (slash < 0 || range.endsWith("*")) {
       return;
@@ -312,7 +308,11 @@ public final class HttpInputFile implements InputFile, PlannedReads {
     try {
       long total = Long.parseLong(range.substring(slash + 1).trim());
       if (total < toExclusive) {
-        c.disconnect();
+        try {
+          c.body().close(); // before its end: the exchange is aborted
+        } catch (IOException ignored) {
+          // nothing was wanted from it
+        }
         throw new InvalidDataFileException("File " + name + " is " + total + " bytes long, shorter than the "
             + toExclusive + " bytes read from it needs.");
       }

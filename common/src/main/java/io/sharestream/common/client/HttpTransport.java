@@ -12,12 +12,20 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLContext;
+import org.apache.hc.client5.http.auth.AuthScope;
+import org.apache.hc.client5.http.auth.UsernamePasswordCredentials;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
+import org.apache.hc.client5.http.impl.auth.BasicCredentialsProvider;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.impl.routing.SystemDefaultRoutePlanner;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
@@ -27,8 +35,11 @@ import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.Timeout;
 
 /**
- * The HTTP of the sharing server's API and of OAuth token endpoints: Apache HttpClient 5's classic client, which runs
- * on Java 8 as the Spark 3.1 jar must, over one connection pool per client. It sends one request at a time per
+ * The HTTP of the sharing server's API, of OAuth token endpoints and of storage downloads: Apache HttpClient 5's
+ * classic client, which runs on Java 8 as the Spark 3.1 jar must and reads bodies on the caller's thread, over one
+ * connection pool per client, through the proxies and with the trust of its {@link NetworkSettings} (the JVM's proxy
+ * properties and trust store when it sets none; proxy Basic authentication answered when challenged, CONNECT
+ * tunnels for {@code https://} targets, host names always verified). It sends one request at a time per
  * caller and reads its body on the caller's thread. An exchange can be aborted from any thread at any point, waiting
  * for its answer or reading its body ({@link #close()} aborts them all, an idle-timeout watchdog one): its socket is
  * closed at once and the blocked call fails. A body closed before its end aborts its exchange rather than reading
@@ -43,16 +54,36 @@ final class HttpTransport implements AutoCloseable {
   private final Set<HttpUriRequestBase> open = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
-  /** Connections time out after {@code connectTimeout}; an answer must start within {@code responseTimeout}. */
-  HttpTransport(Duration connectTimeout, Duration responseTimeout) {
+  /**
+   * Connections time out after {@code connectTimeout}; an answer must start within {@code responseTimeout} (unless
+   * a request says otherwise); requests go as {@code network} says.
+   */
+  HttpTransport(Duration connectTimeout, Duration responseTimeout, NetworkSettings network) {
     this.connectTimeout = connectTimeout;
-    this.http = HttpClients.custom()
-        .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create().useSystemProperties()
-            .setDefaultConnectionConfig(ConnectionConfig.custom().setConnectTimeout(timeout(connectTimeout))
-                .setSocketTimeout(timeout(responseTimeout)).build())
-            .setMaxConnPerRoute(MAX_CONNECTIONS).setMaxConnTotal(MAX_CONNECTIONS).build())
+    PoolingHttpClientConnectionManagerBuilder pool = PoolingHttpClientConnectionManagerBuilder.create()
+        .useSystemProperties()
+        .setDefaultConnectionConfig(ConnectionConfig.custom().setConnectTimeout(timeout(connectTimeout))
+            .setSocketTimeout(timeout(responseTimeout)).build())
+        .setMaxConnPerRoute(MAX_CONNECTIONS).setMaxConnTotal(MAX_CONNECTIONS);
+    SSLContext tls = network.trust().sslContext();
+    if (tls != null) {
+      pool.setTlsSocketStrategy(new DefaultClientTlsStrategy(tls)); // the default host name verifier
+    }
+    HttpClientBuilder client = HttpClients.custom().setConnectionManager(pool.build())
         .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(timeout(responseTimeout)).build())
-        .disableAutomaticRetries().disableCookieManagement().disableAuthCaching().useSystemProperties().build();
+        .disableAutomaticRetries().disableCookieManagement().useSystemProperties();
+    if (network.proxiesSet()) {
+      client.setRoutePlanner(new SystemDefaultRoutePlanner(DefaultSchemePortResolver.INSTANCE, network.selector()));
+    }
+    BasicCredentialsProvider proxyCredentials = new BasicCredentialsProvider();
+    for (NetworkSettings.ProxyAddress p : new NetworkSettings.ProxyAddress[] {network.httpsProxy(),
+        network.httpProxy()}) {
+      if (p != null && p.username() != null) {
+        proxyCredentials.setCredentials(new AuthScope(p.host(), p.port()), new UsernamePasswordCredentials(
+            p.username(), p.password() == null ? new char[0] : p.password().toCharArray()));
+      }
+    }
+    this.http = client.setDefaultCredentialsProvider(proxyCredentials).build();
   }
 
   /**
@@ -62,7 +93,16 @@ final class HttpTransport implements AutoCloseable {
    */
   Answer send(String method, URI uri, Map<String, String> headers, String body, String contentType, Target target)
       throws IOException {
+    return send(method, uri, headers, body, contentType, target, null);
+  }
+
+  /** As above, the answer (and each read of its body) waited for at most {@code responseTimeout} (null: default). */
+  Answer send(String method, URI uri, Map<String, String> headers, String body, String contentType, Target target,
+      Duration responseTimeout) throws IOException {
     HttpUriRequestBase request = new HttpUriRequestBase(method, uri);
+    if (responseTimeout != null) {
+      request.setConfig(RequestConfig.custom().setResponseTimeout(timeout(responseTimeout)).build());
+    }
     headers.forEach(request::setHeader);
     if (body != null) {
       request.setEntity(new StringEntity(body, ContentType.parse(contentType).withCharset(StandardCharsets.UTF_8)));
@@ -80,6 +120,12 @@ final class HttpTransport implements AutoCloseable {
     } catch (RuntimeException e) {
       open.remove(request);
       throw e;
+    }
+    if (response.getCode() == 407) { // from the proxy: the request never reached its endpoint
+      open.remove(request);
+      request.cancel();
+      response.close();
+      throw Unreachable.proxyRefused(target, uri);
     }
     Map<String, String> first = new LinkedHashMap<>();
     for (Header h : response.getHeaders()) {

@@ -18,9 +18,8 @@ import java.util.concurrent.TimeUnit;
  * {@link IOException} the retry logic handles (the transport's own socket timeout is the longer time an answer may
  * take to start).
  *
- * <p>A body read from a socket with its own timeout ({@link #unwatched}, an {@link java.net.HttpURLConnection}'s) is
- * not closed from another thread, as closing it waits for the read in progress: a cancel flags it, and the read fails
- * as soon as its next bytes arrive or its socket times out.
+ * <p>A body read from a socket with its own timeout ({@link #unwatched}: a storage download, whose request's timeout
+ * is the read timeout) has no watchdog; a cancel aborts it all the same.
  */
 final class IdleTimeoutInputStream extends FilterInputStream {
   private static final Set<IdleTimeoutInputStream> OPEN = ConcurrentHashMap.newKeySet();
@@ -51,7 +50,7 @@ final class IdleTimeoutInputStream extends FilterInputStream {
     owner.add(this);
   }
 
-  /** A body of {@code owner}'s whose socket times out by itself and that cancels at its next bytes. */
+  /** A body of {@code owner}'s whose socket times out by itself. */
   static IdleTimeoutInputStream unwatched(InputStream in, Set<IdleTimeoutInputStream> owner) {
     return new IdleTimeoutInputStream(in, null, owner);
   }
@@ -59,9 +58,7 @@ final class IdleTimeoutInputStream extends FilterInputStream {
   /** Cancels the body from another thread: a read blocked on it fails with {@link CancelledException}. */
   void cancel() {
     cancelled = true;
-    if (timeoutNanos >= 0) {
-      HttpTransport.abort(in);
-    }
+    HttpTransport.abort(in);
   }
 
   private static void sweep() {

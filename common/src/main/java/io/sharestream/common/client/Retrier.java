@@ -65,6 +65,10 @@ final class Retrier {
         if (e instanceof InterruptedIOException && Thread.currentThread().isInterrupted()) {
           throw new DeltaSharingException("Interrupted during " + what, e);
         }
+        if (e instanceof Unreachable && ((Unreachable) e).settled) { // a certificate or a proxy refusal: no retry
+          Unreachable u = (Unreachable) e;
+          throw Errors.unreachable(u.target, u.url, what, n, u.reason, u);
+        }
         failure = new TransientFailure(Errors.describe(e), null, e);
       }
       if (cancelled.getAsBoolean()) { // the failure was the owner's close aborting the attempt

@@ -13,21 +13,27 @@ import java.time.Duration;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 
 /**
- * A request that never reached its endpoint: connection refused, unknown host, connect timeout, no route. Retried
+ * A request that never reached its endpoint: connection refused, unknown host, connect timeout, no route, a TLS
+ * certificate not trusted, a proxy refusing the tunnel. Retried
  * as any I/O failure; when retries run out {@link Retrier} raises {@link Errors#unreachable} with the URL tried.
  * Its URL is already fit for messages (no query; the host only for storage).
  */
 final class Unreachable extends IOException {
   private static final long serialVersionUID = 1L;
+  private static final String UNTRUSTED = "its TLS certificate is not trusted";
+  private static final String TUNNEL_REFUSED = "the proxy refused to open a tunnel";
   final transient Target target;
   final String url;
   final String reason;
+  /** Whether trying again cannot help (a certificate not trusted, a proxy refusing the credentials): not retried. */
+  final boolean settled;
 
-  private Unreachable(Target target, String url, String reason, Throwable cause) {
+  private Unreachable(Target target, String url, String reason, boolean settled, Throwable cause) {
     super("cannot reach " + url + ": " + reason, cause);
     this.target = target;
     this.url = url;
     this.reason = reason;
+    this.settled = settled;
   }
 
   /**
@@ -43,7 +49,16 @@ final class Unreachable extends IOException {
       return e;
     }
     String raw = uri.toString();
-    return new Unreachable(target, target == Target.STORAGE ? Errors.hostOf(raw) : Errors.safeUrl(raw), reason, e);
+    return new Unreachable(target, target == Target.STORAGE ? Errors.hostOf(raw) : Errors.safeUrl(raw), reason,
+        reason.startsWith(UNTRUSTED) || reason.startsWith(TUNNEL_REFUSED), e);
+  }
+
+  /** The proxy answered {@code uri}'s request with HTTP 407: it wants credentials, or refused those given. */
+  static Unreachable proxyRefused(Target target, URI uri) {
+    String raw = uri.toString();
+    return new Unreachable(target, target == Target.STORAGE ? Errors.hostOf(raw) : Errors.safeUrl(raw),
+        "the proxy refused the request (HTTP 407 Proxy Authentication Required): set the proxy user and password, "
+        + "or check them", true, null);
   }
 
   private static String reason(IOException e, URI uri, Duration connectTimeout, boolean connecting) {
@@ -54,6 +69,18 @@ final class Unreachable extends IOException {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof UnknownHostException || t instanceof UnresolvedAddressException) {
         return "unknown host " + uri.getHost();
+      }
+    }
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof javax.net.ssl.SSLHandshakeException || t instanceof javax.net.ssl.SSLPeerUnverifiedException) {
+        return UNTRUSTED + ", or does not name " + uri.getHost() + " (" + Errors.redact(
+            String.valueOf(t.getMessage())) + "): trust the authority that signed it with the trust setting (a PEM "
+            + "or trust store file), and reach it by a name its certificate holds";
+      }
+      if (t.getClass().getSimpleName().equals("TunnelRefusedException")) {
+        String m = String.valueOf(t.getMessage());
+        return TUNNEL_REFUSED + " (" + Errors.redact(m) + ")" + (m.contains("407")
+            ? ": it wants credentials; set the proxy user and password" : "");
       }
     }
     if (e instanceof NoRouteToHostException) {

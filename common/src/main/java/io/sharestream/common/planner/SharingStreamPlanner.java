@@ -98,7 +98,7 @@ public final class SharingStreamPlanner implements StreamPlanner {
       case SNAPSHOT:
         return Position.beforeVersion(id, refreshLatest(), true);
       case VERSION:
-        long latestNow = refreshLatest();
+        long latestNow = latestVersion(); // known since the start: no request, the polling backoff untouched
         if (start.version() > latestNow) {
           LOG.warn("{}: startingVersion {} is beyond the table's latest version {}: the stream waits for version {} "
               + "to be committed and reads nothing before it. Check the version, or start at 'latest' for the "

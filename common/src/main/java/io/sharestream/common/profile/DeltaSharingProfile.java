@@ -17,24 +17,103 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A Delta Sharing profile: the server endpoint and the recipient's credentials. Version 1 carries a bearer token
- * (optionally with {@code expirationTime}); version 2 with {@code type=oauth_client_credentials} carries an OAuth
- * token endpoint, client id and secret (and optional scope). {@link #toString()} never shows a secret.
+ * A Delta Sharing profile: the server endpoint and the recipient's credentials, in every form the official clients
+ * accept. Version 1 carries a bearer token (optionally with {@code expirationTime}); version 2 names its
+ * {@code type}: {@code bearer_token} (as version 1), {@code oauth_client_credentials} (an OAuth token endpoint,
+ * client id and secret, optional scope), {@code basic} ({@code username} and {@code password}, sent as HTTP Basic)
+ * or {@code oauth_jwt_bearer_private_key_jwt} (an {@code auth} object: an OAuth token endpoint whose access tokens
+ * are granted for a JWT signed with the recipient's private key, RFC 7523; the key's PEM file is read with the
+ * profile). {@link #toString()} never shows a secret.
  */
 public final class DeltaSharingProfile implements java.io.Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
   /** Highest {@code shareCredentialsVersion} this reader understands. */
   public static final int MAX_VERSION = 2;
 
   /** How the profile authenticates. */
   public enum Type {
     BEARER_TOKEN("bearer_token"),
-    OAUTH_CLIENT_CREDENTIALS("oauth_client_credentials");
+    OAUTH_CLIENT_CREDENTIALS("oauth_client_credentials"),
+    BASIC("basic"),
+    OAUTH_JWT_BEARER_PRIVATE_KEY_JWT("oauth_jwt_bearer_private_key_jwt");
 
     final String wire;
 
     Type(String wire) {
       this.wire = wire;
+    }
+
+    /** The profile's name of the type, e.g. {@code oauth_client_credentials}. */
+    public String wireName() {
+      return wire;
+    }
+
+    static String names() {
+      StringBuilder b = new StringBuilder();
+      for (Type t : values()) {
+        b.append(b.length() == 0 ? "'" : t.ordinal() == values().length - 1 ? " or '" : ", '").append(t.wire)
+            .append('\'');
+      }
+      return b.toString();
+    }
+  }
+
+  /** The private-key JWT fields of an {@code oauth_jwt_bearer_private_key_jwt} profile ({@code auth}). */
+  public static final class PrivateKeyJwt implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    private final String issuer;
+    private final String audience;
+    private final String keyId;
+    private final String algorithm;
+    private final String privateKeyPem;
+
+    PrivateKeyJwt(String issuer, String audience, String keyId, String algorithm, String privateKeyPem) {
+      this.issuer = issuer;
+      this.audience = audience;
+      this.keyId = keyId;
+      this.algorithm = algorithm;
+      this.privateKeyPem = privateKeyPem;
+      Secrets.register(privateKeyPem);
+    }
+
+    /** The authorization server the JWT is for: its {@code aud} claim. */
+    public String issuer() {
+      return issuer;
+    }
+
+    /** The resource the access token is for (the JWT's {@code resource} claim); null if none. */
+    public String audience() {
+      return audience;
+    }
+
+    /** The key's id at the authorization server (the JWT header's {@code kid}); null if none. */
+    public String keyId() {
+      return keyId;
+    }
+
+    /** The JWS algorithm, {@code RS256} (default) or {@code ES256}. */
+    public String algorithm() {
+      return algorithm;
+    }
+
+    /** The private key, PEM text (PKCS#8, or PKCS#1 for RSA). */
+    public String privateKeyPem() {
+      return privateKeyPem;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof PrivateKeyJwt)) {
+        return false;
+      }
+      PrivateKeyJwt k = (PrivateKeyJwt) o;
+      return issuer.equals(k.issuer) && Objects.equals(audience, k.audience) && Objects.equals(keyId, k.keyId)
+          && algorithm.equals(k.algorithm) && privateKeyPem.equals(k.privateKeyPem);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(issuer, audience, keyId, algorithm);
     }
   }
 
@@ -49,9 +128,19 @@ public final class DeltaSharingProfile implements java.io.Serializable {
   private final String clientId;
   private final String clientSecret;
   private final String scope;
+  private final String username;
+  private final String password;
+  private final PrivateKeyJwt privateKeyJwt;
 
   private DeltaSharingProfile(int version, String endpoint, Type type, String bearerToken, Instant expirationTime,
       String tokenEndpoint, String clientId, String clientSecret, String scope) {
+    this(version, endpoint, type, bearerToken, expirationTime, tokenEndpoint, clientId, clientSecret, scope, null,
+        null, null);
+  }
+
+  private DeltaSharingProfile(int version, String endpoint, Type type, String bearerToken, Instant expirationTime,
+      String tokenEndpoint, String clientId, String clientSecret, String scope, String username, String password,
+      PrivateKeyJwt privateKeyJwt) {
     this.version = version;
     this.endpoint = endpoint;
     this.type = type;
@@ -61,8 +150,12 @@ public final class DeltaSharingProfile implements java.io.Serializable {
     this.clientId = clientId;
     this.clientSecret = clientSecret;
     this.scope = scope;
+    this.username = username;
+    this.password = password;
+    this.privateKeyJwt = privateKeyJwt;
     Secrets.register(bearerToken);
     Secrets.register(clientSecret);
+    Secrets.register(password);
   }
 
   /** Reads a profile file. */
@@ -75,12 +168,20 @@ public final class DeltaSharingProfile implements java.io.Serializable {
     } catch (IOException e) {
       throw new InvalidProfileException("Profile file " + file + " cannot be read: " + e.getMessage());
     }
-    return parse(text, "profile file " + file);
+    return parse(text, "profile file " + file, file.toAbsolutePath().getParent());
   }
 
   /** Parses a profile given as JSON text. */
   public static DeltaSharingProfile fromJson(String json) {
-    return parse(json, "profile");
+    return parse(json, "profile", null);
+  }
+
+  /**
+   * Parses a profile file's JSON text read from {@code location} (a name for messages); a private key file it names
+   * by a relative path is looked for beside it when {@code directory} is given.
+   */
+  public static DeltaSharingProfile fromJson(String json, String location, Path directory) {
+    return parse(json, "profile file " + location, directory);
   }
 
   /** Builds a profile from the same fields given as options (the reference client's option names). */
@@ -97,10 +198,10 @@ public final class DeltaSharingProfile implements java.io.Serializable {
         n.put(k, v);
       }
     });
-    return parse(n.toString(), "profile options");
+    return parse(n.toString(), "profile options", null);
   }
 
-  private static DeltaSharingProfile parse(String text, String source) {
+  private static DeltaSharingProfile parse(String text, String source, Path directory) {
     JsonNode n;
     try {
       n = JSON.readTree(text);
@@ -135,8 +236,7 @@ public final class DeltaSharingProfile implements java.io.Serializable {
     endpoint = endpoint.replaceAll("/+$", "");
     String typeText = n.hasNonNull("type") ? n.get("type").asText().toLowerCase(Locale.ROOT) : null;
     if (version == 2 && typeText == null) {
-      throw new InvalidProfileException("The " + source + " (version 2) has no 'type'; use 'bearer_token' or "
-          + "'oauth_client_credentials'.");
+      throw new InvalidProfileException("The " + source + " (version 2) has no 'type'; use " + Type.names() + ".");
     }
     Type type = Type.BEARER_TOKEN;
     if (typeText != null) {
@@ -148,7 +248,7 @@ public final class DeltaSharingProfile implements java.io.Serializable {
       }
       if (type == null) {
         throw new InvalidProfileException("'type' in the " + source + " is '" + typeText + "', which is not "
-            + "supported; use 'bearer_token' or 'oauth_client_credentials'.");
+            + "supported; use " + Type.names() + ".");
       }
     }
     if (type == Type.BEARER_TOKEN) {
@@ -166,14 +266,71 @@ public final class DeltaSharingProfile implements java.io.Serializable {
       return new DeltaSharingProfile(version, endpoint, type, token, expiry, null, null, null, null);
     }
     if (version != 2) {
-      throw new InvalidProfileException("The " + source + " uses type 'oauth_client_credentials', which needs "
+      throw new InvalidProfileException("The " + source + " uses type '" + type.wire + "', which needs "
           + "'shareCredentialsVersion' 2, not " + version + ".");
+    }
+    if (type == Type.BASIC) {
+      return new DeltaSharingProfile(version, endpoint, type, null, null, null, null, null, null,
+          required(n, "username", source), required(n, "password", source), null);
+    }
+    if (type == Type.OAUTH_JWT_BEARER_PRIVATE_KEY_JWT) {
+      return privateKeyJwt(n, version, endpoint, source, directory);
     }
     String tokenEndpoint = required(n, "tokenEndpoint", source);
     String clientId = required(n, "clientId", source);
     String clientSecret = required(n, "clientSecret", source);
     String scope = n.hasNonNull("scope") && !n.get("scope").asText().isEmpty() ? n.get("scope").asText() : null;
     return new DeltaSharingProfile(version, endpoint, type, null, null, tokenEndpoint, clientId, clientSecret, scope);
+  }
+
+  /** An {@code oauth_jwt_bearer_private_key_jwt} profile: its fields in {@code auth}, as the official client has them. */
+  private static DeltaSharingProfile privateKeyJwt(JsonNode n, int version, String endpoint, String source,
+      Path directory) {
+    JsonNode auth = n.get("auth");
+    if (auth == null || !auth.isObject()) {
+      throw new InvalidProfileException("The " + source + " (type 'oauth_jwt_bearer_private_key_jwt') has no "
+          + "'auth' object.");
+    }
+    String in = source + "'s 'auth'";
+    String tokenEndpoint = required(auth, "tokenEndpoint", in).replaceAll("/+$", "");
+    String clientId = required(auth, "clientId", in);
+    String issuer = required(auth, "issuer", in);
+    String audience = optional(auth, "audience");
+    String scope = optional(auth, "scope");
+    JsonNode key = auth.get("privateKey");
+    if (key == null || !key.isObject()) {
+      throw new InvalidProfileException("The " + in + " has no 'privateKey' object (privateKeyFile, keyId, "
+          + "algorithm).");
+    }
+    String keyIn = in + " 'privateKey'";
+    String algorithm = optional(key, "algorithm");
+    algorithm = algorithm == null ? "RS256" : algorithm.toUpperCase(Locale.ROOT);
+    if (!algorithm.equals("RS256") && !algorithm.equals("ES256")) {
+      throw new InvalidProfileException("'algorithm' in the " + keyIn + " is '" + algorithm + "'; use RS256 or "
+          + "ES256.");
+    }
+    Path keyFile = java.nio.file.Paths.get(required(key, "privateKeyFile", keyIn));
+    if (!keyFile.isAbsolute() && directory != null) {
+      keyFile = directory.resolve(keyFile);
+    }
+    String pem;
+    try {
+      pem = new String(Files.readAllBytes(keyFile), StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new InvalidProfileException("The private key file " + keyFile + " the " + keyIn + " names does not "
+          + "exist.");
+    } catch (IOException e) {
+      throw new InvalidProfileException("The private key file " + keyFile + " the " + keyIn + " names cannot be "
+          + "read: " + e.getMessage());
+    }
+    return new DeltaSharingProfile(version, endpoint, Type.OAUTH_JWT_BEARER_PRIVATE_KEY_JWT, null, null,
+        tokenEndpoint, clientId, null, scope, null, null,
+        new PrivateKeyJwt(issuer, audience, optional(key, "keyId"), algorithm, pem));
+  }
+
+  private static String optional(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    return v == null || v.isNull() || v.asText().trim().isEmpty() ? null : v.asText().trim();
   }
 
   private static String required(JsonNode n, String field, String source) {
@@ -222,6 +379,21 @@ public final class DeltaSharingProfile implements java.io.Serializable {
     return scope;
   }
 
+  /** A {@code basic} profile's user name; else null. */
+  public String username() {
+    return username;
+  }
+
+  /** A {@code basic} profile's password; else null. */
+  public String password() {
+    return password;
+  }
+
+  /** An {@code oauth_jwt_bearer_private_key_jwt} profile's key and claims; else null. */
+  public PrivateKeyJwt privateKeyJwt() {
+    return privateKeyJwt;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof DeltaSharingProfile)) {
@@ -231,7 +403,9 @@ public final class DeltaSharingProfile implements java.io.Serializable {
     return version == p.version && endpoint.equals(p.endpoint) && type == p.type
         && Objects.equals(bearerToken, p.bearerToken) && Objects.equals(expirationTime, p.expirationTime)
         && Objects.equals(tokenEndpoint, p.tokenEndpoint) && Objects.equals(clientId, p.clientId)
-        && Objects.equals(clientSecret, p.clientSecret) && Objects.equals(scope, p.scope);
+        && Objects.equals(clientSecret, p.clientSecret) && Objects.equals(scope, p.scope)
+        && Objects.equals(username, p.username) && Objects.equals(password, p.password)
+        && Objects.equals(privateKeyJwt, p.privateKeyJwt);
   }
 
   @Override
@@ -249,6 +423,12 @@ public final class DeltaSharingProfile implements java.io.Serializable {
       if (expirationTime != null) {
         b.append(", expirationTime=").append(expirationTime);
       }
+    } else if (type == Type.BASIC) {
+      b.append(", username=").append(username).append(", password=<redacted>");
+    } else if (type == Type.OAUTH_JWT_BEARER_PRIVATE_KEY_JWT) {
+      b.append(", tokenEndpoint=").append(tokenEndpoint).append(", clientId=").append(clientId).append(", issuer=")
+          .append(privateKeyJwt.issuer).append(", algorithm=").append(privateKeyJwt.algorithm)
+          .append(", privateKey=<redacted>");
     } else {
       b.append(", tokenEndpoint=").append(tokenEndpoint).append(", clientId=").append(clientId)
           .append(", clientSecret=<redacted>");

@@ -64,7 +64,7 @@ class DeltaSharingProfileTest {
     assertBad("{\"shareCredentialsVersion\":1,\"endpoint\":\"https://h\",\"bearerToken\":\"t\","
         + "\"expirationTime\":\"tomorrow\"}", "'expirationTime'");
     assertBad("{\"shareCredentialsVersion\":2,\"endpoint\":\"https://h\",\"bearerToken\":\"t\"}", "'type'");
-    assertBad("{\"shareCredentialsVersion\":2,\"type\":\"basic\",\"endpoint\":\"https://h\"}", "'basic'");
+    assertBad("{\"shareCredentialsVersion\":2,\"type\":\"basic\",\"endpoint\":\"https://h\"}", "'username'");
     assertBad("{\"shareCredentialsVersion\":2,\"type\":\"oauth_client_credentials\",\"endpoint\":\"https://h\","
         + "\"clientId\":\"c\",\"clientSecret\":\"s\"}", "'tokenEndpoint'");
     assertBad("{\"shareCredentialsVersion\":2,\"type\":\"oauth_client_credentials\",\"endpoint\":\"https://h\","

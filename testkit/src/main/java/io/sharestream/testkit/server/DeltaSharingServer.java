@@ -71,7 +71,8 @@ public final class DeltaSharingServer implements AutoCloseable {
   private final RequestLog requests = new RequestLog();
   private final FileUrls urls;
   private final OAuthHandler oauth;
-  private final String bearerToken;
+  private volatile String bearerToken;
+  private volatile String basicCredentials;
   private final Duration urlTtl;
   private final boolean metadataSizes;
   private final TimestampResolution timestampResolution;
@@ -93,8 +94,16 @@ public final class DeltaSharingServer implements AutoCloseable {
     this.honourFileIdHash = b.honourFileIdHash;
     this.asyncAdvertised = b.asyncAdvertised;
     this.viewVersionRefused = b.viewVersionRefused;
-    this.http = HttpServer.create(new InetSocketAddress(b.bindAddress, b.port), 64);
-    this.baseUrl = b.publicUrl != null ? b.publicUrl : "http://" + b.advertisedHost + ":" + http.getAddress().getPort();
+    if (b.tls != null) {
+      com.sun.net.httpserver.HttpsServer https = com.sun.net.httpserver.HttpsServer.create(
+          new InetSocketAddress(b.bindAddress, b.port), 64);
+      https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(b.tls.serverContext()));
+      this.http = https;
+    } else {
+      this.http = HttpServer.create(new InetSocketAddress(b.bindAddress, b.port), 64);
+    }
+    this.baseUrl = b.publicUrl != null ? b.publicUrl : (b.tls != null ? "https://" : "http://") + b.advertisedHost
+        + ":" + http.getAddress().getPort();
     this.urls = new FileUrls(baseUrl);
     this.oauth = new OAuthHandler(this);
     AtomicInteger threads = new AtomicInteger();
@@ -130,6 +139,7 @@ public final class DeltaSharingServer implements AutoCloseable {
     private InetAddress bindAddress = InetAddress.getLoopbackAddress();
     private String advertisedHost = "127.0.0.1";
     private String publicUrl;
+    private io.sharestream.testkit.net.TestCertificates tls;
 
     /** Shares {@code share.schema.table} from the Delta table at {@code dir}. */
     public Builder table(String share, String schema, String table, Path dir, boolean historyShared) {
@@ -262,6 +272,15 @@ public final class DeltaSharingServer implements AutoCloseable {
      * behind a container name or a proxy): the profile endpoint, the token endpoint and the pre-signed file URLs
      * then start with it instead of {@code http://<advertised host>:<port>}. Default: none.
      */
+    /**
+     * Serves HTTPS with {@code certificates}' server certificate (the API, storage and the token endpoint alike):
+     * clients trust it only with the test authority's certificate.
+     */
+    public Builder tls(io.sharestream.testkit.net.TestCertificates certificates) {
+      this.tls = certificates;
+      return this;
+    }
+
     public Builder publicUrl(String url) {
       URI uri;
       try {
@@ -304,6 +323,59 @@ public final class DeltaSharingServer implements AutoCloseable {
 
   public String bearerToken() {
     return bearerToken;
+  }
+
+  /**
+   * Replaces the bearer token the server accepts with a new one, as a provider rotating a recipient's token: the old
+   * one is refused (HTTP 401) from now on. Returns the new token ({@link #profileJson()} has it).
+   */
+  public String rotateBearerToken() {
+    bearerToken = "token-" + UUID.randomUUID();
+    return bearerToken;
+  }
+
+  /** Accepts HTTP Basic credentials {@code username}:{@code password} too (a version 2 {@code basic} profile). */
+  public DeltaSharingServer enableBasic(String username, String password) {
+    basicCredentials = "Basic " + java.util.Base64.getEncoder().encodeToString((username + ":" + password)
+        .getBytes(StandardCharsets.UTF_8));
+    return this;
+  }
+
+  /** A version 2 {@code basic} profile for this server. */
+  public String basicProfileJson(String username, String password) {
+    ObjectNode p = Lines.JSON.createObjectNode();
+    p.put("shareCredentialsVersion", 2);
+    p.put("type", "basic");
+    p.put("endpoint", endpoint());
+    p.put("username", username);
+    p.put("password", password);
+    return p.toString();
+  }
+
+  /**
+   * Turns on the token endpoint's JWT bearer grant (RFC 7523) for {@code clientId}: an assertion signed by the private
+   * key of {@code publicKey} (RS256 or ES256), issued by the client, for audience {@code issuer} and not expired,
+   * gets an access token of {@code tokenLifetime}.
+   */
+  public DeltaSharingServer enablePrivateKeyJwt(String clientId, String issuer, java.security.PublicKey publicKey,
+      Duration tokenLifetime) {
+    oauth.configureJwt(clientId, issuer, publicKey, tokenLifetime);
+    return this;
+  }
+
+  /** A version 2 {@code oauth_jwt_bearer_private_key_jwt} profile for this server, the key in {@code keyFile}. */
+  public String privateKeyJwtProfileJson(String clientId, String issuer, String keyFile, String algorithm) {
+    ObjectNode p = Lines.JSON.createObjectNode();
+    p.put("shareCredentialsVersion", 2);
+    p.put("type", "oauth_jwt_bearer_private_key_jwt");
+    p.put("endpoint", endpoint());
+    ObjectNode auth = p.putObject("auth");
+    auth.put("tokenEndpoint", tokenEndpoint());
+    auth.put("clientId", clientId);
+    auth.put("issuer", issuer);
+    auth.put("audience", endpoint());
+    auth.putObject("privateKey").put("privateKeyFile", keyFile).put("keyId", "key-1").put("algorithm", algorithm);
+    return p.toString();
   }
 
   /** A version 1 profile (bearer token) for this server. */
@@ -421,6 +493,11 @@ public final class DeltaSharingServer implements AutoCloseable {
   }
 
   boolean authorized(String header) {
+    String basic = basicCredentials;
+    if (basic != null && header != null && MessageDigest.isEqual(header.getBytes(StandardCharsets.UTF_8),
+        basic.getBytes(StandardCharsets.UTF_8))) {
+      return true;
+    }
     if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return false;
     }

@@ -18,15 +18,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * OAuth 2.0 client credentials (profile version 2): POSTs {@code grant_type=client_credentials} to the token
- * endpoint with HTTP Basic client authentication, caches the access token and renews it before it expires (once
- * less than 10 minutes, or half its lifetime for short-lived tokens, remains). One thread fetches; the others wait for it.
+ * OAuth 2.0 access tokens of a version 2 profile: POSTs the profile's grant ({@link Grant}: client credentials with
+ * HTTP Basic client authentication, or a JWT signed with the recipient's private key) to the token endpoint, caches
+ * the access token and renews it before it expires (once less than 10 minutes, or half its lifetime for short-lived
+ * tokens, remains). One thread fetches; the others wait for it.
  */
-final class OAuthClientCredentials implements CredentialProvider {
+final class OAuthAccessTokens implements CredentialProvider {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration MAX_RENEWAL_MARGIN = Duration.ofMinutes(10);
 
   private final DeltaSharingProfile profile;
+  private final Grant grant;
   private final HttpTransport http;
   private final ClientSettings settings;
   private final Retrier retrier;
@@ -47,8 +49,36 @@ final class OAuthClientCredentials implements CredentialProvider {
     }
   }
 
-  OAuthClientCredentials(DeltaSharingProfile profile, HttpTransport http, ClientSettings settings, Clock clock) {
+  /** What a token request sends beside {@code Accept} and {@code User-Agent}. */
+  interface Grant {
+    /** The form body, {@code grant_type=...}. */
+    String form(Instant now);
+
+    /** The {@code Authorization} header value; null for none. */
+    String authorization();
+  }
+
+  /** The client credentials grant: client id and secret as HTTP Basic, the scope in the form. */
+  static Grant clientCredentials(DeltaSharingProfile profile) {
+    return new Grant() {
+      @Override
+      public String form(Instant now) {
+        return "grant_type=client_credentials"
+            + (profile.scope() == null ? "" : "&scope=" + Http.queryValue(profile.scope()));
+      }
+
+      @Override
+      public String authorization() {
+        return "Basic " + Base64.getEncoder().encodeToString(
+            (profile.clientId() + ":" + profile.clientSecret()).getBytes(StandardCharsets.UTF_8));
+      }
+    };
+  }
+
+  OAuthAccessTokens(DeltaSharingProfile profile, Grant grant, HttpTransport http, ClientSettings settings,
+      Clock clock) {
     this.profile = profile;
+    this.grant = grant;
     this.http = http;
     this.settings = settings;
     this.retrier = new Retrier(settings.retry(), settings.sleeper(),
@@ -91,15 +121,15 @@ final class OAuthClientCredentials implements CredentialProvider {
     String what = "the access token request";
     URI uri = URI.create(profile.tokenEndpoint());
     return retrier.call(what, () -> {
-      String form = "grant_type=client_credentials"
-          + (profile.scope() == null ? "" : "&scope=" + Http.queryValue(profile.scope()));
-      String basic = Base64.getEncoder().encodeToString(
-          (profile.clientId() + ":" + profile.clientSecret()).getBytes(StandardCharsets.UTF_8));
+      Instant issuedAt = clock.instant();
+      String form = grant.form(issuedAt);
       Map<String, String> headers = new LinkedHashMap<>();
-      headers.put("Authorization", "Basic " + basic);
+      String authorization = grant.authorization();
+      if (authorization != null) {
+        headers.put("Authorization", authorization);
+      }
       headers.put("Accept", "application/json");
       headers.put("User-Agent", settings.userAgent());
-      Instant issuedAt = clock.instant();
       Answer r = http.send("POST", uri, headers, form, "application/x-www-form-urlencoded",
           Target.OAUTH_TOKEN_ENDPOINT);
       String text = Http.readSmall(r.body(), 64 * 1024);
@@ -140,7 +170,7 @@ final class OAuthClientCredentials implements CredentialProvider {
 
   @Override
   public String toString() {
-    return "OAuthClientCredentials{tokenEndpoint=" + Errors.safeUrl(profile.tokenEndpoint()) + ", clientId="
-        + profile.clientId() + ", clientSecret=<redacted>}";
+    return "OAuthAccessTokens{" + profile.type().wireName() + ", tokenEndpoint="
+        + Errors.safeUrl(profile.tokenEndpoint()) + ", clientId=" + profile.clientId() + ", secrets=<redacted>}";
   }
 }
