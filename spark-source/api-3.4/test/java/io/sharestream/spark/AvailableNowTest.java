@@ -124,6 +124,20 @@ class AvailableNowTest {
     }
   }
 
+  @Test
+  void aBearerTokenNearItsExpiryShowsInTheSourceMetrics() throws Exception {
+    java.time.Instant expires = java.time.Instant.now().plus(java.time.Duration.ofDays(3));
+    java.nio.file.Path profile = java.nio.file.Files.write(tmp.resolve("expiring.share"),
+        ("{\"shareCredentialsVersion\":1,\"endpoint\":\"" + server.endpoint() + "\",\"bearerToken\":\""
+            + server.bearerToken() + "\",\"expirationTime\":\"" + expires + "\"}").getBytes(
+            java.nio.charset.StandardCharsets.UTF_8));
+    path = profile + "#s.sc.t";
+    StreamingQuery q = runToItsEnd(Map.of("startingVersion", "0"));
+    long left = Long.parseLong(metrics(q.lastProgress()).get("credentialsExpireInSeconds"));
+    assertThat(left).isBetween(java.time.Duration.ofDays(3).minusMinutes(10).getSeconds(),
+        java.time.Duration.ofDays(3).getSeconds());
+  }
+
   /** The source metrics of a micro-batch's progress. */
   private static Map<String, String> metrics(org.apache.spark.sql.streaming.StreamingQueryProgress progress) {
     return progress.sources()[0].metrics();

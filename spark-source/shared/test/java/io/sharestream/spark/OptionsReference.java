@@ -24,9 +24,8 @@ final class OptionsReference {
         .append("Session-wide (`spark.conf.set`, `--conf`), read when a query resolves the table; a bad value fails ")
         .append("naming the conf. The reference client's `spark.delta.sharing.*` confs keep its meaning.\n\n");
     table(b, "conf", SessionConfs.CONFS);
-    b.append("\nThese reference client confs are accepted without effect (logged once): connections, TLS and ")
-        .append("proxies are the JVM's (`-Dhttps.proxyHost`, its trust store), profiles are read by the source and ")
-        .append("the end-of-stream marker is always asked for.\n\n");
+    b.append("\nThese reference client confs are accepted without effect (logged once): the source sizes its own ")
+        .append("connection pool, reads profiles itself and always asks for the end-of-stream marker.\n\n");
     SessionConfs.NOT_APPLIED.forEach(n -> b.append("- `").append(n).append("`\n"));
     b.append("\n## Column types\n\n").append(SparkSchemas.TYPES_DOC).append("\n");
     return b.toString();

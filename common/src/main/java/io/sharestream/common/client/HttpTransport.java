@@ -46,8 +46,10 @@ import org.apache.hc.core5.util.Timeout;
  * the rest. No request is retried or redirected here beyond what the caller asks ({@link Retrier} retries).
  */
 final class HttpTransport implements AutoCloseable {
-  /** Exchanges one client may have open at once (listings of many tables, storage aside). */
-  private static final int MAX_CONNECTIONS = 64;
+  /** Exchanges one client may have open at once to one host (listings of many tables; an executor's downloads). */
+  private static final int MAX_CONNECTIONS_PER_HOST = 128;
+  /** And to all hosts together (the sharing server, its token endpoint, storage). */
+  private static final int MAX_CONNECTIONS = 256;
 
   private final CloseableHttpClient http;
   private final Duration connectTimeout;
@@ -64,7 +66,7 @@ final class HttpTransport implements AutoCloseable {
         .useSystemProperties()
         .setDefaultConnectionConfig(ConnectionConfig.custom().setConnectTimeout(timeout(connectTimeout))
             .setSocketTimeout(timeout(responseTimeout)).build())
-        .setMaxConnPerRoute(MAX_CONNECTIONS).setMaxConnTotal(MAX_CONNECTIONS);
+        .setMaxConnPerRoute(MAX_CONNECTIONS_PER_HOST).setMaxConnTotal(MAX_CONNECTIONS);
     SSLContext tls = network.trust().sslContext();
     if (tls != null) {
       pool.setTlsSocketStrategy(new DefaultClientTlsStrategy(tls)); // the default host name verifier
