@@ -59,6 +59,7 @@ public class DeltaSharingDataSource implements TableProvider, DataSourceRegister
 
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
+    SparkLine.require(); // before anything of this Spark is touched
     return table(options.asCaseSensitiveMap()).schema();
   }
 
@@ -74,6 +75,7 @@ public class DeltaSharingDataSource implements TableProvider, DataSourceRegister
 
   @Override
   public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
+    SparkLine.require(); // before anything of this Spark is touched
     return checked(table(properties), schema);
   }
 
@@ -87,12 +89,14 @@ public class DeltaSharingDataSource implements TableProvider, DataSourceRegister
   @Override
   public BaseRelation createRelation(SQLContext sqlContext, scala.collection.immutable.Map<String, String> parameters,
       StructType schema) {
+    SparkLine.require(); // before anything of this Spark is touched
     return new CatalogTableRelation(sqlContext, checked(table(javaMap(parameters)), schema));
   }
 
   @Override
   public Tuple2<String, StructType> sourceSchema(SQLContext sqlContext, Option<StructType> schema, String providerName,
       scala.collection.immutable.Map<String, String> parameters) {
+    SparkLine.require(); // before anything of this Spark is touched
     return new Tuple2<>(shortName(), checked(table(javaMap(parameters)), orNull(schema)).schema());
   }
 
@@ -100,6 +104,7 @@ public class DeltaSharingDataSource implements TableProvider, DataSourceRegister
   @Override
   public Source createSource(SQLContext sqlContext, String metadataPath, Option<StructType> schema,
       String providerName, scala.collection.immutable.Map<String, String> parameters) {
+    SparkLine.require(); // before anything of this Spark is touched
     SharingTable table = checked(table(javaMap(parameters)), orNull(schema));
     return SparkApi.catalogTableSource(sqlContext, table.schema(), (SharingMicroBatchStream) table
         .newScanBuilder(CaseInsensitiveStringMap.empty()).build().toMicroBatchStream(metadataPath));
