@@ -237,6 +237,10 @@ public final class Demo {
       exact &= c.exact();
     }
     if (spark != null) {
+      if (spark.alive()) {
+        java.util.SortedSet<String> listening = spark.listening();
+        say("summary", "spark: the driver listens on %s", listening == null ? "(unknown: no /proc)" : listening);
+      }
       Tally seen = spark.seen();
       Tally.Comparison c = expected.compare(seen);
       say("summary", "spark: %d rows %s in %d batches: %s -> %s", seen.total(), seen.byLabel(), spark.batches(), c,

@@ -57,7 +57,9 @@ final class SparkProcess implements AutoCloseable {
     cmd.add(moduleTarget.resolve("classes") + java.io.File.pathSeparator
         + Files.readString(classpath, StandardCharsets.UTF_8).trim());
     cmd.addAll(List.of("io.sharestream.demo.spark.SparkSide", table, mode, work.toString()));
-    Process process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
+    builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1"); // Spark looks no further than loopback for itself
+    Process process = builder.start();
     return new SparkProcess(process, work.resolve("spark-rows.csv"));
   }
 
@@ -76,6 +78,64 @@ final class SparkProcess implements AutoCloseable {
       }
     } catch (IOException ended) {
       // the driver is gone
+    }
+  }
+
+  /**
+   * The TCP addresses the driver process listens on ({@code 127.0.0.1:port}, ...), from the kernel's socket tables
+   * ({@code /proc}); null where there are none to read (not Linux).
+   */
+  java.util.SortedSet<String> listening() throws IOException {
+    Path fds = Path.of("/proc", Long.toString(process.pid()), "fd");
+    if (!Files.isDirectory(fds)) {
+      return null;
+    }
+    java.util.Set<String> inodes = new java.util.HashSet<>();
+    try (java.util.stream.Stream<Path> links = Files.list(fds)) {
+      for (Path fd : (Iterable<Path>) links::iterator) {
+        try {
+          String target = Files.readSymbolicLink(fd).toString();
+          if (target.startsWith("socket:[")) {
+            inodes.add(target.substring(8, target.length() - 1));
+          }
+        } catch (IOException closedMeanwhile) {
+          // gone
+        }
+      }
+    }
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    for (String table : new String[] {"tcp", "tcp6"}) {
+      Path file = Path.of("/proc", Long.toString(process.pid()), "net", table);
+      if (!Files.exists(file)) {
+        continue;
+      }
+      for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
+        String[] f = line.trim().split("\\s+");
+        if (f.length > 9 && f[3].equals("0A") && inodes.contains(f[9])) { // LISTEN, one of the driver's sockets
+          out.add(address(f[1]));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A {@code /proc/net/tcp} local address (hex, 32-bit words in host order) as {@code ip:port}. */
+  private static String address(String hex) {
+    String[] parts = hex.split(":");
+    int port = Integer.parseInt(parts[1], 16);
+    String ip = parts[0];
+    byte[] bytes = new byte[ip.length() / 2];
+    for (int word = 0; word < bytes.length / 4; word++) { // each 32-bit word is little-endian
+      for (int b = 0; b < 4; b++) {
+        bytes[word * 4 + b] = (byte) Integer.parseInt(ip.substring(word * 8 + (3 - b) * 2, word * 8 + (3 - b) * 2
+            + 2), 16);
+      }
+    }
+    try {
+      java.net.InetAddress a = java.net.InetAddress.getByAddress(bytes);
+      return a.getHostAddress() + ":" + port; // an IPv4-mapped IPv6 address comes back as IPv4
+    } catch (java.net.UnknownHostException e) {
+      return hex;
     }
   }
 

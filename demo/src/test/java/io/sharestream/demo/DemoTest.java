@@ -42,6 +42,16 @@ class DemoTest {
     assertTrue(printed.matches("(?s).*\\[summary] spark: \\d+ rows \\{delete=\\d+, insert=\\d+, update_postimage=\\d+, "
         + "update_preimage=\\d+}.*-> EXACT.*"), "Spark saw every change type");
     assertTrue(printed.contains("top buyers"), "the document's skipChangeCommits aggregation ran");
+    java.util.regex.Matcher listening = java.util.regex.Pattern.compile("\\[summary] spark: the driver listens on "
+        + "\\[([^]]*)]").matcher(printed);
+    if (Files.isDirectory(java.nio.file.Path.of("/proc/self/fd"))) {
+      assertTrue(listening.find(), "the driver's listening sockets are printed");
+      assertFalse(listening.group(1).isEmpty(), "the driver listens (its RPC and block manager)");
+      for (String address : listening.group(1).split(", ")) {
+        assertTrue(address.startsWith("127.0.0.1:"), "the demo's Spark listens on loopback only: " + address);
+      }
+    }
+    assertFalse(printed.contains("instead (on interface"), "Spark looked past loopback for its address");
     assertFalse(Files.exists(demo.workDir()), "the demo's directory is removed");
   }
 

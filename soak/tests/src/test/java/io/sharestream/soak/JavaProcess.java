@@ -46,8 +46,10 @@ final class JavaProcess {
     runs++;
     try {
       Files.createDirectories(log.getParent());
-      process = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(runLog(runs).toFile()).start();
+      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(runLog(runs).toFile());
+      builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1"); // a Spark driver: loopback only, as it binds
+      process = builder.start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

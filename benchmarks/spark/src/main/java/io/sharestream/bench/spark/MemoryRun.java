@@ -110,7 +110,9 @@ final class MemoryRun {
     cmd.addAll(flags);
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SparkBenchmark.class.getName(), CASE, name,
         path, tableDir.toString(), dir.toString()));
-    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    ProcessBuilder builder = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
+    builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1"); // loopback only, as the driver binds
+    Process p = builder.start();
     long[][] peaks = {null};
     Thread reader = new Thread(() -> {
       try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),

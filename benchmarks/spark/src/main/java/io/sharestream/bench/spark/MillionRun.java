@@ -100,7 +100,9 @@ final class MillionRun {
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SparkBenchmark.class.getName(), CASE, path,
         start, Long.toString(SECONDS), dir.toString(), Integer.toString(files)));
     Path err = Files.createTempFile(dir, "driver", ".err");
-    Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+    ProcessBuilder builder = new ProcessBuilder(cmd).redirectError(err.toFile());
+    builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1"); // loopback only, as the driver binds
+    Process p = builder.start();
     Map<String, String> last = new java.util.concurrent.ConcurrentHashMap<>();
     String[] outOfMemory = {null};
     Thread reader = new Thread(() -> {
