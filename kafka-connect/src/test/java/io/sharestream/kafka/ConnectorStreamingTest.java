@@ -405,7 +405,7 @@ class ConnectorStreamingTest {
   }
 
   @Test
-  void aRecreatedTableStopsTheTaskWithAMessageThatSaysSo() throws Exception {
+  void aRecreatedTableAloneInItsTaskFailsItWithAMessageThatSaysSo() throws Exception {
     DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("orig"), EVENTS).commit();
     table.append(events(0, 2));
     String profile = serve("recreated", table);
@@ -419,8 +419,8 @@ class ConnectorStreamingTest {
     server.tables().relocate("s.sc.recreated", again.dir());
     harness.connect.assertions().assertConnectorIsRunningAndTasksHaveFailed("recreated", 1, "task did not fail");
     ConnectorStateInfo status = harness.connect.connectorStatus("recreated");
-    assertThat(status.tasks().get(0).trace()).contains("s.sc.recreated").contains("was recreated")
-        .contains("start the stream again");
+    assertThat(status.tasks().get(0).trace()).contains("Every table of this task is set aside")
+        .contains("s.sc.recreated").contains("was recreated").contains("start the stream again");
   }
 
   @Test
