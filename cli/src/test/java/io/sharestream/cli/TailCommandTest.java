@@ -58,6 +58,27 @@ class TailCommandTest {
   }
 
   @Test
+  void tailTakesUpARotatedTokenFromTheReplacedProfileFileWithoutStopping() throws Exception {
+    DeltaTableWriter table = Fixtures.orders(tmp.resolve("t"));
+    String profile = serve(table);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CompletableFuture<Integer> tail = CompletableFuture.supplyAsync(() -> Cli.run(out, err, "tail", "--profile",
+        profile, "s.sc.t", "--poll-interval", "100ms", "--max-records", "2"));
+    await(() -> server.requests().entries().size() >= 4, "tail to start");
+    table.append(List.of(Fixtures.order(4, "d", "4.00")));
+    await(() -> out.toString().lines().count() == 1, "the first new commit's row");
+
+    server.rotateBearerToken(); // the provider rotates the token; the recipient's tooling replaces the file
+    server.writeProfile(Path.of(profile));
+    table.append(List.of(Fixtures.order(5, "e", "5.00")));
+
+    assertThat(tail.get(30, TimeUnit.SECONDS)).isZero();
+    assertThat(out.toString().lines()).hasSize(2).last().asString().contains("\"id\":5");
+    assertThat(err.toString()).doesNotContain(server.bearerToken());
+  }
+
+  @Test
   void tailIntoAPipeWhoseReaderEndedStopsAtOnceWithExitCode141() throws Exception {
     DeltaTableWriter table = Fixtures.orders(tmp.resolve("t"));
     String profile = serve(table);
