@@ -184,7 +184,10 @@ class ConfigValidationTest {
         errors(valid("tables", "demo.sales.orders,demo.sales.zeta,demo.sales.customers,demo.sales.alpha")),
         validator); // a thread of its own: the shared pool of a busy JVM may start it late
     try {
-      assertThat(held.await(30, TimeUnit.SECONDS)).isTrue();
+      if (!held.await(60, TimeUnit.SECONDS)) { // what the server saw and what validate said, to tell why
+        throw new AssertionError("no metadata answer was held; the server saw " + server.requests().entries()
+            + "; validate " + (result.isDone() ? "returned " + result.getNow(null) : "is still running"));
+      }
       // while one table's answer is held back the other three are asked about (one by one, none would be)
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (server.requests().entries(Endpoint.VERSION).size() < 4 && System.nanoTime() < deadline) {
