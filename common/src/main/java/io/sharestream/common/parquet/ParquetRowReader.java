@@ -15,14 +15,11 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.HadoopReadOptions;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.filter2.compat.FilterCompat;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.MessageColumnIO;
@@ -46,15 +43,8 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   /** Row groups whose read column chunks exceed this many bytes are streamed page by page. */
   public static final long STREAMED_ROW_GROUP_BYTES = 32L * 1024 * 1024;
 
-  private final ParquetFileReader reader;
-  /**
-   * The Hadoop configuration of every file's read options, its defaults parsed once: {@code
-   * ParquetReadOptions.builder()} makes a new one per file, and parsing Hadoop's XML defaults again cost 7-25 ms a
-   * file, most of a small file's read. Only read, never changed, so readers on any thread share it.
-   */
-  private static final Configuration HADOOP = loaded(new Configuration());
-
-  private final ParquetReadOptions options = HadoopReadOptions.builder(HADOOP).build();
+  /** The file's row groups, from its footer. */
+  private final List<BlockMetaData> groups;
   private final long streamAbove;
   private RowGroupPages pages;
   private final StructType readSchema;
@@ -83,42 +73,42 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
     this.readSchema = readSchema;
     this.input = input;
     this.streamAbove = streamAbove;
-    this.reader = new ParquetFileReader(input, options);
+    ParquetMetadata footer = ParquetFooter.read(input);
+    this.groups = footer.getBlocks();
+    FileMetaData meta = footer.getFileMetaData();
+    MessageType fileSchema = meta.getSchema();
+    // the read schema's non-partition columns that the file has, in file order
+    List<Type> kept = new ArrayList<>();
+    List<StructField> keptFields = new ArrayList<>();
+    this.fileIndexOf = new int[readSchema.size()];
+    java.util.Arrays.fill(fileIndexOf, -1);
+    for (Type t : fileSchema.getFields()) {
+      int i = ValueConverters.indexOf(readSchema, t);
+      if (i >= 0 && !partitionColumns.contains(readSchema.field(i).name())) {
+        fileIndexOf[i] = kept.size();
+        kept.add(t);
+        keptFields.add(readSchema.field(i));
+      }
+    }
+    checkMappedColumnsFound(fileSchema, readSchema, partitionColumns, kept);
+    this.requested = new MessageType(fileSchema.getName(), kept);
+    this.fileColumns = new StructType(keptFields);
+    this.partitionValues = new Object[readSchema.size()];
+    for (String p : partitionColumns) {
+      int i = readSchema.indexOf(p);
+      if (i >= 0) {
+        this.partitionValues[i] = PartitionValues.decode(p, readSchema.field(i).type(),
+            ColumnMapping.partitionValue(readSchema.field(i), partitionValues), settings.partitionZone());
+      }
+    }
+    this.columnIO = new ColumnIOFactory(meta.getCreatedBy()).getColumnIO(requested, fileSchema, true);
+    CalendarRebase calendar = CalendarRebase.forFile(meta.getKeyValueMetaData(), settings, file);
+    this.root = new RootConverter(fileColumns, requested, calendar);
+    this.dictionaryReaders = ValueConverters.dictionaryReaders(requested, root.getRootConverter());
     try {
-      FileMetaData meta = reader.getFooter().getFileMetaData();
-      MessageType fileSchema = meta.getSchema();
-      // the read schema's non-partition columns that the file has, in file order
-      List<Type> kept = new ArrayList<>();
-      List<StructField> keptFields = new ArrayList<>();
-      this.fileIndexOf = new int[readSchema.size()];
-      java.util.Arrays.fill(fileIndexOf, -1);
-      for (Type t : fileSchema.getFields()) {
-        int i = ValueConverters.indexOf(readSchema, t);
-        if (i >= 0 && !partitionColumns.contains(readSchema.field(i).name())) {
-          fileIndexOf[i] = kept.size();
-          kept.add(t);
-          keptFields.add(readSchema.field(i));
-        }
-      }
-      checkMappedColumnsFound(fileSchema, readSchema, partitionColumns, kept);
-      this.requested = new MessageType(fileSchema.getName(), kept);
-      this.fileColumns = new StructType(keptFields);
-      this.partitionValues = new Object[readSchema.size()];
-      for (String p : partitionColumns) {
-        int i = readSchema.indexOf(p);
-        if (i >= 0) {
-          this.partitionValues[i] = PartitionValues.decode(p, readSchema.field(i).type(),
-              ColumnMapping.partitionValue(readSchema.field(i), partitionValues), settings.partitionZone());
-        }
-      }
-      reader.setRequestedSchema(requested);
-      this.columnIO = new ColumnIOFactory(meta.getCreatedBy()).getColumnIO(requested, fileSchema, true);
-      CalendarRebase calendar = CalendarRebase.forFile(meta.getKeyValueMetaData(), settings, file);
-      this.root = new RootConverter(fileColumns, requested, calendar);
-      this.dictionaryReaders = ValueConverters.dictionaryReaders(requested, root.getRootConverter());
       skipTo(startRow);
     } catch (IOException | RuntimeException e) {
-      reader.close();
+      closePages();
       throw e;
     }
   }
@@ -174,7 +164,11 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
 
   /** Total rows in the file, from its footer. */
   public long rowCount() {
-    return reader.getRecordCount();
+    long rows = 0;
+    for (BlockMetaData g : groups) {
+      rows += g.getRowCount();
+    }
+    return rows;
   }
 
   /** Row ordinal (0-based, in file order) of the row {@link #next()} returns next. */
@@ -183,10 +177,8 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   }
 
   private void skipTo(long startRow) throws IOException {
-    List<BlockMetaData> groups = reader.getRowGroups();
     while (group < groups.size() && rowIndex + groups.get(group).getRowCount() <= startRow) {
       rowIndex += groups.get(group).getRowCount();
-      reader.skipNextRowGroup();
       group++;
     }
     while (rowIndex < startRow && advanceRecord() != null) {
@@ -195,7 +187,6 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   }
 
   private Row advanceRecord() throws IOException {
-    List<BlockMetaData> groups = reader.getRowGroups();
     while (rowsLeftInGroup == 0) {
       if (pages != null) { // every row of the group read: its pages can serve another
         pages.finish();
@@ -205,8 +196,7 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
         return null;
       }
       BlockMetaData g = groups.get(group);
-      if (selection.count(rowIndex, rowIndex + g.getRowCount()) == 0) {
-        reader.skipNextRowGroup(); // every row of the group is deleted (or not asked for)
+      if (selection.count(rowIndex, rowIndex + g.getRowCount()) == 0) { // every row deleted (or not asked for)
         rowIndex += g.getRowCount();
         group++;
         continue;
@@ -216,14 +206,12 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
       for (long[] r : ranges) {
         bytes += r[1] - r[0];
       }
-      reader.skipNextRowGroup(); // its pages are read here, not by Parquet's reader
       if (bytes > streamAbove) {
         announce(ranges, false);
-        pages = RowGroupPages.streamed(input, file, g, options.getCodecFactory(), dictionaryReaders);
+        pages = RowGroupPages.streamed(input, file, g, dictionaryReaders);
       } else {
         announce(ranges, true);
-        pages = RowGroupPages.loaded(input, file, g, requested.getColumns(), options.getCodecFactory(),
-            dictionaryReaders);
+        pages = RowGroupPages.loaded(input, file, g, requested.getColumns(), dictionaryReaders);
       }
       group++;
       rowsLeftInGroup = pages.getRowCount();
@@ -287,11 +275,6 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
   @Override
   public void close() {
     closePages();
-    try {
-      reader.close();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** Materializes each record as a row of the requested file columns. */
@@ -312,10 +295,5 @@ public final class ParquetRowReader implements Iterator<Row>, Closeable {
     public GroupConverter getRootConverter() {
       return struct;
     }
-  }
-
-  private static Configuration loaded(Configuration conf) {
-    conf.size(); // parses the default resources now, not in some reader's first get
-    return conf;
   }
 }

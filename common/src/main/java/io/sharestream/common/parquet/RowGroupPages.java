@@ -21,14 +21,12 @@ import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.column.statistics.Statistics;
-import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.format.DataPageHeader;
 import org.apache.parquet.format.DataPageHeaderV2;
 import org.apache.parquet.format.DictionaryPageHeader;
 import org.apache.parquet.format.PageHeader;
 import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.Util;
-import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
@@ -47,13 +45,11 @@ import org.apache.parquet.schema.PrimitiveType;
  * {@linkplain #finish read to its end}; a group {@linkplain #close closed} before then leaves them to the collector.
  */
 final class RowGroupPages implements PageReadStore, Closeable {
-  private static final ParquetMetadataConverter METADATA = new ParquetMetadataConverter();
   private static final int STREAM_BUFFER = 64 * 1024;
 
   private final InputFile input;
   private final String file;
   private final long rowCount;
-  private final CompressionCodecFactory codecs;
   private final Map<ColumnPath, ColumnChunkMetaData> chunks = new HashMap<>();
   /** {@link #loaded}: each read column chunk's bytes, until its pages are read. */
   private final Map<ColumnPath, byte[]> chunkBytes = new HashMap<>();
@@ -61,12 +57,11 @@ final class RowGroupPages implements PageReadStore, Closeable {
   /** The converters that take their column's dictionary entries from here, not from Parquet's dictionary. */
   private final Map<ColumnPath, ValueConverters.DictionaryAware<?>> dictionaryReaders;
 
-  private RowGroupPages(InputFile input, String file, BlockMetaData group, CompressionCodecFactory codecs,
+  private RowGroupPages(InputFile input, String file, BlockMetaData group,
       Map<ColumnPath, ValueConverters.DictionaryAware<?>> dictionaryReaders) {
     this.input = input;
     this.file = file;
     this.rowCount = group.getRowCount();
-    this.codecs = codecs;
     this.dictionaryReaders = dictionaryReaders;
     for (ColumnChunkMetaData c : group.getColumns()) {
       chunks.put(c.getPath(), c);
@@ -77,16 +72,15 @@ final class RowGroupPages implements PageReadStore, Closeable {
    * The row group, each column chunk read through a stream of its own as its pages are; the dictionary entries of
    * the columns of {@code dictionaryReaders} handed to their converters.
    */
-  static RowGroupPages streamed(InputFile input, String file, BlockMetaData group, CompressionCodecFactory codecs,
+  static RowGroupPages streamed(InputFile input, String file, BlockMetaData group,
       Map<ColumnPath, ValueConverters.DictionaryAware<?>> dictionaryReaders) {
-    return new RowGroupPages(input, file, group, codecs, dictionaryReaders);
+    return new RowGroupPages(input, file, group, dictionaryReaders);
   }
 
   /** As {@link #streamed}, the chunks of {@code columns} read now, in file order, through one stream. */
   static RowGroupPages loaded(InputFile input, String file, BlockMetaData group, List<ColumnDescriptor> columns,
-      CompressionCodecFactory codecs, Map<ColumnPath, ValueConverters.DictionaryAware<?>> dictionaryReaders)
-      throws IOException {
-    RowGroupPages pages = new RowGroupPages(input, file, group, codecs, dictionaryReaders);
+      Map<ColumnPath, ValueConverters.DictionaryAware<?>> dictionaryReaders) throws IOException {
+    RowGroupPages pages = new RowGroupPages(input, file, group, dictionaryReaders);
     List<ColumnChunkMetaData> wanted = chunks(group, columns);
     wanted.sort((a, b) -> Long.compare(a.getStartingPos(), b.getStartingPos()));
     try (SeekableInputStream in = input.newStream()) {
@@ -136,7 +130,8 @@ final class RowGroupPages implements PageReadStore, Closeable {
       open.add(pages);
       return pages;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read column " + chunk.getPath() + " of Parquet file " + file, e);
+      throw new UncheckedIOException("cannot read column " + chunk.getPath() + " of Parquet file " + file + ": "
+          + e.getMessage(), e);
     }
   }
 
@@ -172,7 +167,7 @@ final class RowGroupPages implements PageReadStore, Closeable {
   private final class ChunkPages implements PageReader {
     private final ColumnChunkMetaData chunk;
     private final PrimitiveType type;
-    private final CompressionCodecFactory.BytesInputDecompressor decompressor;
+    private final PageCodecs.PageDecompressor decompressor;
     private SeekableInputStream stream;
     private InputStream in;
     /** The arrays of the dictionary and of the data page being read, from {@link PageBuffers}. */
@@ -187,7 +182,7 @@ final class RowGroupPages implements PageReadStore, Closeable {
       this.type = type;
       this.valuesLeft = chunk.getValueCount();
       this.bytesLeft = chunk.getTotalSize();
-      this.decompressor = codecs.getDecompressor(chunk.getCodec());
+      this.decompressor = PageCodecs.of(chunk.getCodec());
       if (bytes != null) {
         this.in = new ByteArrayInputStream(bytes);
       } else {
@@ -208,7 +203,7 @@ final class RowGroupPages implements PageReadStore, Closeable {
         DictionaryPageHeader d = h.getDictionary_page_header();
         int size = h.getUncompressed_page_size();
         dictionary = decompressed(read(h.getCompressed_page_size()), size);
-        Encoding encoding = METADATA.getEncoding(d.getEncoding());
+        Encoding encoding = ParquetFooter.CONVERTER.getEncoding(d.getEncoding());
         ValueConverters.DictionaryAware<?> converter = dictionaryReaders.get(chunk.getPath());
         if (converter != null) { // it reads the entries from the page's bytes; Parquet's dictionary stays empty
           converter.handOver(DictionaryEntries.of(dictionary, size, d.getNum_values(), type.getPrimitiveTypeName(),
@@ -244,23 +239,24 @@ final class RowGroupPages implements PageReadStore, Closeable {
             BytesInput bytes = BytesInput.from(page, 0, h.getUncompressed_page_size());
             dropSourceAfterLastPage();
             return new DataPageV1(bytes, d.getNum_values(), h.getUncompressed_page_size(), noStatistics(),
-                METADATA.getEncoding(d.getRepetition_level_encoding()),
-                METADATA.getEncoding(d.getDefinition_level_encoding()), METADATA.getEncoding(d.getEncoding()));
+                ParquetFooter.CONVERTER.getEncoding(d.getRepetition_level_encoding()),
+                ParquetFooter.CONVERTER.getEncoding(d.getDefinition_level_encoding()), ParquetFooter.CONVERTER.getEncoding(d.getEncoding()));
           }
           if (h.getType() == PageType.DATA_PAGE_V2) {
             DataPageHeaderV2 d = h.getData_page_header_v2();
             valuesLeft -= d.getNum_values();
             int levels = d.getRepetition_levels_byte_length() + d.getDefinition_levels_byte_length();
-            BytesInput repetition = read(d.getRepetition_levels_byte_length());
-            BytesInput definition = read(d.getDefinition_levels_byte_length());
-            BytesInput data = read(h.getCompressed_page_size() - levels);
+            BytesInput repetition = BytesInput.from(read(d.getRepetition_levels_byte_length()));
+            BytesInput definition = BytesInput.from(read(d.getDefinition_levels_byte_length()));
+            byte[] stored = read(h.getCompressed_page_size() - levels);
+            BytesInput data = BytesInput.from(stored);
             if (!d.isSetIs_compressed() || d.isIs_compressed()) {
               int size = h.getUncompressed_page_size() - levels;
-              page = decompressed(data, size);
+              page = decompressed(stored, size);
               data = BytesInput.from(page, 0, size);
             }
             dropSourceAfterLastPage();
-            Encoding encoding = METADATA.getEncoding(d.getEncoding());
+            Encoding encoding = ParquetFooter.CONVERTER.getEncoding(d.getEncoding());
             return DataPageV2.uncompressed(d.getNum_rows(), d.getNum_nulls(), d.getNum_values(), repetition,
                 definition, encoding, data, noStatistics());
           }
@@ -282,7 +278,7 @@ final class RowGroupPages implements PageReadStore, Closeable {
       return pending;
     }
 
-    private BytesInput read(int size) throws IOException {
+    private byte[] read(int size) throws IOException {
       byte[] bytes = new byte[size];
       int done = 0;
       while (done < size) {
@@ -293,7 +289,7 @@ final class RowGroupPages implements PageReadStore, Closeable {
         done += n;
       }
       bytesLeft -= size;
-      return BytesInput.from(bytes);
+      return bytes;
     }
 
     private void skip(int size) throws IOException {
@@ -308,22 +304,10 @@ final class RowGroupPages implements PageReadStore, Closeable {
       bytesLeft -= size;
     }
 
-    /**
-     * The page decompressed now, into an array of {@link PageBuffers} (the codec's stream is shared by every column,
-     * so the page is read out of it at once).
-     */
-    private byte[] decompressed(BytesInput compressed, int uncompressedSize) throws IOException {
+    /** The page decompressed now, into an array of {@link PageBuffers}. */
+    private byte[] decompressed(byte[] stored, int uncompressedSize) throws IOException {
       byte[] out = PageBuffers.take(uncompressedSize);
-      try (InputStream decompressed = decompressor.decompress(compressed, uncompressedSize).toInputStream()) {
-        int done = 0;
-        while (done < uncompressedSize) {
-          int n = decompressed.read(out, done, uncompressedSize - done);
-          if (n < 0) {
-            throw new EOFException("a page decompressed to " + done + " of its " + uncompressedSize + " bytes");
-          }
-          done += n;
-        }
-      }
+      decompressor.decompress(stored, 0, stored.length, out, uncompressedSize);
       return out;
     }
 
