@@ -133,7 +133,9 @@ public final class StartBenchmark {
     worker.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
     worker.put("offset.storage.file.filename", Files.createTempFile(dir, "offsets", ".dat").toString());
     worker.put("listeners", "http://127.0.0.1:0");
-    worker.put("plugin.path", plugins == null ? "" : plugins.toString());
+    if (plugins != null) { // an empty plugin.path would be the working directory, scanned whole
+      worker.put("plugin.path", plugins.toString());
+    }
     if (!discovery.equals("default")) {
       worker.put("plugin.discovery", discovery);
     }
