@@ -51,7 +51,7 @@ final class PageCodecs {
             stream(codec, new GZIPInputStream(new ByteArrayInputStream(in, offset, length), 8192), out, size);
       case "LZO": // Hadoop's block framing around LZO1X blocks
         return (in, offset, length, out, size) -> stream(codec,
-            new LzoHadoopStreams().createInputStream(new ByteArrayInputStream(in, offset, length)), out, size);
+            HadoopFraming.lzo(new ByteArrayInputStream(in, offset, length)), out, size);
       case "LZ4":
         return lz4();
       default:
@@ -68,8 +68,7 @@ final class PageCodecs {
     PageDecompressor bare = block("LZ4", new Lz4Decompressor());
     return (in, offset, length, out, size) -> {
       try {
-        stream("LZ4", new Lz4HadoopStreams().createInputStream(
-            new ByteArrayInputStream(in, offset, length)), out, size);
+        stream("LZ4", HadoopFraming.lz4(new ByteArrayInputStream(in, offset, length)), out, size);
       } catch (IOException framed) {
         try {
           bare.decompress(in, offset, length, out, size);
@@ -109,6 +108,20 @@ final class PageCodecs {
       }
     } catch (RuntimeException e) {
       throw new IOException("a " + codec + " page cannot be decompressed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Hadoop's block framing, by aircompressor's streams: a class of its own, loaded only for LZ4 and LZO pages, so
+   * an engine whose older aircompressor lacks these streams still reads the other codecs.
+   */
+  private static final class HadoopFraming {
+    static InputStream lz4(InputStream framed) throws IOException {
+      return new Lz4HadoopStreams().createInputStream(framed);
+    }
+
+    static InputStream lzo(InputStream framed) throws IOException {
+      return new LzoHadoopStreams().createInputStream(framed);
     }
   }
 
