@@ -134,7 +134,7 @@ class PluginPackageIT {
         assertThat(n).isEqualTo(expected.size());
         try (InputStream in = new java.net.URL(connect.endpointForResource("connector-plugins")).openStream()) {
           assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
-              .contains(ConnectHarness.CONNECTOR_CLASS).contains("0.1.0");
+              .contains(ConnectHarness.CONNECTOR_CLASS).contains("1.0.0");
         }
       } finally {
         connect.stop();
