@@ -15,6 +15,7 @@ final class SparkLine {
   private static final String[][] JARS = {
       {"3.1", "2.12", "sharestream-spark-3.1_2.12"},
       {"3.5", "2.12", "sharestream-spark-3.5_2.12"},
+      {"3.5", "2.13", "sharestream-spark-3.5_2.13"},
       {"4", "2.13", "sharestream-spark-4_2.13"}};
   private static final String PROBLEM;
 
@@ -57,8 +58,8 @@ final class SparkLine {
     }
     return "This deltaSharing jar is built for Spark " + (line.equals("4") ? "4.x" : line + ".x") + " on Scala "
         + scala + ", but runs on " + found + ". " + (artifact != null ? "Use " + artifact + " instead."
-        : "There is no jar for " + found + ": the source has jars for Spark 3.1.x and 3.5.x on Scala 2.12 and for "
-            + "Spark 4.x on Scala 2.13.");
+        : "There is no jar for " + found + ": the source has jars for Spark 3.1.x on Scala 2.12, Spark 3.5.x on "
+            + "Scala 2.12 and 2.13, and Spark 4.x on Scala 2.13.");
   }
 
   private static boolean fits(String line, String scala, String spark, String runningScala) {

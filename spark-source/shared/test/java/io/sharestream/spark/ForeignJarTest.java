@@ -12,32 +12,34 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Another line's jar, as a user would put it on this Spark: its source refuses to start, naming the Spark it found
- * and the artifact to use. The build names the jar ({@code foreign.jar}: the Spark 4 module gives the 3.5 jar; the
- * other lines' builds give none, as a jar built after them cannot be, and {@link SparkLineTest} covers every pair)
- * and the artifact this Spark needs ({@code foreign.expected}); the jar's classes are loaded before this module's
- * own, as they would be on a cluster holding only that jar.
+ * Other lines' jars, as a user would put one on this Spark: its source refuses to start, naming the Spark it found
+ * and the artifact to use. The build names the jars ({@code foreign.jars}, comma-separated: only jars built before
+ * this module's can be; {@link SparkLineTest} covers every pair) and the artifact this Spark needs
+ * ({@code foreign.expected}); each jar's classes are loaded before this module's own, as they would be on a cluster
+ * holding only that jar.
  */
 class ForeignJarTest {
   @Test
   void anotherLinesJarFailsAtItsFirstUseNamingTheSparkFoundAndTheArtifactToUse() throws Exception {
-    String jar = System.getProperty("foreign.jar");
-    Assumptions.assumeTrue(jar != null, "this line's build names no foreign jar");
-    assertThat(new File(jar)).exists();
-    try (URLClassLoader loader = new JarFirst(new File(jar).toURI().toURL(), getClass().getClassLoader())) {
-      Class<?> source = loader.loadClass("io.sharestream.spark.DeltaSharingDataSource");
-      assertThat(source.getClassLoader()).isSameAs(loader);
-      Object instance = source.getDeclaredConstructor().newInstance();
-      Throwable failure = null;
-      try {
-        source.getMethod("inferSchema", CaseInsensitiveStringMap.class).invoke(instance, new CaseInsensitiveStringMap(
-            Collections.singletonMap("path", "p.share#s.sc.t")));
-      } catch (InvocationTargetException e) {
-        failure = e.getCause();
+    String jars = System.getProperty("foreign.jars");
+    Assumptions.assumeTrue(jars != null, "this line's build names no foreign jar");
+    for (String jar : jars.split(",")) {
+      assertThat(new File(jar)).exists();
+      try (URLClassLoader loader = new JarFirst(new File(jar).toURI().toURL(), getClass().getClassLoader())) {
+        Class<?> source = loader.loadClass("io.sharestream.spark.DeltaSharingDataSource");
+        assertThat(source.getClassLoader()).isSameAs(loader);
+        Object instance = source.getDeclaredConstructor().newInstance();
+        Throwable failure = null;
+        try {
+          source.getMethod("inferSchema", CaseInsensitiveStringMap.class).invoke(instance,
+              new CaseInsensitiveStringMap(Collections.singletonMap("path", "p.share#s.sc.t")));
+        } catch (InvocationTargetException e) {
+          failure = e.getCause();
+        }
+        assertThat(failure).as(jar).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(failure.getMessage()).as(jar).contains("but runs on Spark " + org.apache.spark.package$.MODULE$
+            .SPARK_VERSION()).endsWith("Use " + System.getProperty("foreign.expected") + " instead.");
       }
-      assertThat(failure).isInstanceOf(UnsupportedOperationException.class);
-      assertThat(failure.getMessage()).contains("but runs on Spark " + org.apache.spark.package$.MODULE$
-          .SPARK_VERSION()).endsWith("Use " + System.getProperty("foreign.expected") + " instead.");
     }
   }
 

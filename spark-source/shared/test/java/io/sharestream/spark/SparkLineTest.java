@@ -26,8 +26,15 @@ class SparkLineTest {
         + "instead.");
     assertThat(SparkLine.problem("3.5", "2.12", "4.1.3", "2.13.16")).endsWith("Use sharestream-spark-4_2.13 "
         + "instead.");
+    assertThat(SparkLine.problem("3.5", "2.13", "3.5.1", "2.13.8")).isNull();
     assertThat(SparkLine.problem("3.5", "2.12", "3.5.1", "2.13.8")).contains("runs on Spark 3.5.1 on Scala 2.13.8")
-        .contains("There is no jar for Spark 3.5.1 on Scala 2.13.8");
+        .endsWith("Use sharestream-spark-3.5_2.13 instead.");
+    assertThat(SparkLine.problem("3.5", "2.13", "3.5.9", "2.12.18")).endsWith("Use sharestream-spark-3.5_2.12 "
+        + "instead.");
+    assertThat(SparkLine.problem("4", "2.13", "3.5.9", "2.13.8")).endsWith("Use sharestream-spark-3.5_2.13 instead.");
+    assertThat(SparkLine.problem("3.5", "2.13", "4.2.0", "2.13.16")).endsWith("Use sharestream-spark-4_2.13 instead.");
+    assertThat(SparkLine.problem("3.1", "2.12", "3.1.1", "2.13.8")).contains("There is no jar for Spark 3.1.1 on "
+        + "Scala 2.13.8");
     assertThat(SparkLine.problem("3.5", "2.12", "3.3.2", "2.12.15")).contains("There is no jar for Spark 3.3.2");
     assertThat(SparkLine.problem("3.1", "2.12", "3.10.0", "2.12.18")).as("3.10 is not 3.1")
         .contains("There is no jar");
