@@ -17,7 +17,7 @@ final class TestSpark {
 
   static synchronized SparkSession session() {
     if (session == null) {
-      session = SparkSession.builder().master("local[2]").appName("sharestream-tests")
+      SparkSession.Builder builder = SparkSession.builder().master("local[2]").appName("sharestream-tests")
           .config("spark.ui.enabled", "false")
           .config("spark.driver.host", "127.0.0.1")
           .config("spark.driver.bindAddress", "127.0.0.1")
@@ -27,11 +27,22 @@ final class TestSpark {
           .config("spark.sql.streaming.stateStore.maintenanceInterval", "1h")
           .config("spark.databricks.delta.snapshotPartitions", "1") // small tables: no 50-task state jobs
           // tests append and then process what is available at once: no pause between version polls
-          .config("spark.sharestream.versionPollIntervalMs", "0")
-          .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-          .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-          .getOrCreate();
+          .config("spark.sharestream.versionPollIntervalMs", "0");
+      if (deltaLake()) { // the seed's Delta sink, in the modules that test it
+        builder.config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+            .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog");
+      }
+      session = builder.getOrCreate();
     }
     return session;
+  }
+
+  private static boolean deltaLake() {
+    try {
+      Class.forName("io.delta.sql.DeltaSparkSessionExtension", false, TestSpark.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
   }
 }
