@@ -52,8 +52,8 @@ final class ConnectSchemas {
       + "Integers, floating point, booleans, strings and binaries are Connect's types of the same width; a decimal is "
       + "Connect's Decimal; a date Connect's Date; timestamps and timestamp_ntz as time.precision.mode says; arrays, "
       + "maps and structs nest. A variant (Delta's variantType) is a string (schema name " + VARIANT_JSON
-      + ") holding the value's JSON text exactly as Spark's to_json renders it, timestamps in UTC; a "
-      + "shredded variant (variantShredding) is refused. A column whose type the provider widened (type widening) "
+      + ") holding the value's JSON text exactly as Spark's to_json renders it, timestamps in UTC, whether stored "
+      + "shredded (variantShredding) or not. A column whose type the provider widened (type widening) "
       + "has its wide type in every record; a widening while streaming gives the records a new value schema version "
       + "from that version.";
   /** Parameter carrying a decimal's precision (the Avro converter's convention). */

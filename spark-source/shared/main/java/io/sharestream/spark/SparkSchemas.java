@@ -34,7 +34,8 @@ final class SparkSchemas {
   static final String TYPES_DOC = "Delta's types read as Spark's of the same name, except: timestamp_ntz reads as a "
       + "timestamp of its UTC wall time; a variant (Delta's variantType) is Spark's variant on Spark 4 (read by "
       + "Spark's own Parquet reader) and, on Spark 3.x, a string holding the value's JSON text exactly as Spark 4's "
-      + "to_json renders it (timestamps in the session time zone); a shredded variant (variantShredding) is refused. "
+      + "to_json renders it (timestamps in the session time zone); a shredded variant (variantShredding) is read by "
+      + "Spark 4.1 and later and refused on older Sparks. "
       + "A column whose type the provider widened (type widening) has its wide type in every file, old files' "
       + "values cast as Delta casts them; a widening while a stream runs stops it at that version (restart it). "
       + "Filters on widened or variant columns are applied by Spark, never pushed to Parquet or the server.";

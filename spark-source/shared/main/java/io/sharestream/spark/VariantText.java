@@ -21,7 +21,8 @@ import org.apache.spark.unsafe.types.UTF8String;
  * it, a variant column is a string column of the value's JSON text, exactly as Spark 4 renders it ({@code to_json},
  * timestamps in the session's time zone): its Parquet group is read as a struct of its {@code value} and
  * {@code metadata} binaries ({@link #STORED}) and rendered as rows or batches ({@link VariantTextVector}) are read.
- * Either way a file whose variant is shredded ({@code typed_value}) or not a variant's group is refused by name.
+ * A shredded variant ({@code typed_value}) is read where Spark's reader reads it ({@link #sparkReadsShredded}) and
+ * refused by name elsewhere, as is a file whose variant is not a variant's group.
  */
 final class VariantText {
   /** Spark's variant type, or null before Spark 4. */
@@ -38,6 +39,22 @@ final class VariantText {
       return org.apache.spark.sql.types.DataType.fromJson("\"variant\"");
     } catch (RuntimeException beforeSpark4) {
       return null;
+    }
+  }
+
+  /**
+   * Whether this Spark's Parquet reader reads shredded variants: it has a variant type and the setting that allows
+   * reading them shredded ({@code spark.sql.variant.allowReadingShredded}, on by default where it exists).
+   */
+  static boolean sparkReadsShredded() {
+    if (asText()) {
+      return false;
+    }
+    try {
+      return Boolean.parseBoolean(org.apache.spark.sql.internal.SQLConf.get()
+          .getConfString("spark.sql.variant.allowReadingShredded"));
+    } catch (java.util.NoSuchElementException noSuchSetting) {
+      return false;
     }
   }
 
@@ -86,7 +103,10 @@ final class VariantText {
       }
       GroupType g = file.asGroupType();
       if (g.containsField("typed_value")) {
-        throw Errors.shreddedVariant(where, column);
+        if (!sparkReadsShredded()) {
+          throw Errors.shreddedVariant(where, column, org.apache.spark.package$.MODULE$.SPARK_VERSION());
+        }
+        return; // Spark's own reader puts it back together
       }
       for (String name : new String[] {"value", "metadata"}) {
         if (!g.containsField(name) || !g.getType(name).isPrimitive() || g.getType(name).asPrimitiveType()

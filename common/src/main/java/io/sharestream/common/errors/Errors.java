@@ -273,7 +273,7 @@ public final class Errors {
   public static UnsupportedTableFeatureException unsupportedFeature(String what, String unsupported) {
     return new UnsupportedTableFeatureException("The table of " + what + " needs Delta " + unsupported + ", which "
         + "this reader does not implement (it reads deletion vectors, column mapping, timestamps without time zone, "
-        + "type widening and unshredded variants). Ask the data provider to share the table without it.");
+        + "type widening and variants, shredded or not). Ask the data provider to share the table without it.");
   }
 
   /** A deletion vector of {@code file} (table, version and file named) cannot be used. */
@@ -298,11 +298,16 @@ public final class Errors {
         + "to check the table.");
   }
 
-  /** A variant column of a data file stored shredded (a {@code typed_value} field), which is not read. */
-  public static UnsupportedTableFeatureException shreddedVariant(String file, String column) {
+  /**
+   * A variant column of a data file stored shredded (a {@code typed_value} field), on a Spark whose reader does not
+   * read shredded variants.
+   */
+  public static UnsupportedTableFeatureException shreddedVariant(String file, String column, String spark) {
     return new UnsupportedTableFeatureException("Column '" + column + "' of data file " + file + " is a shredded "
-        + "variant (its Parquet group has a typed_value field): shredded variants (Delta reader feature "
-        + "variantShredding) are not read. Ask the data provider to share the table without variant shredding.");
+        + "variant (Delta reader feature variantShredding: its Parquet group has a typed_value field), which Spark "
+        + spark + " does not read. Read the table on Spark 4.1 or later with the Spark 4 jar, or with the Kafka "
+        + "connector or the CLI, which read shredded variants; or ask the data provider to share it without variant "
+        + "shredding (delta.enableVariantShredding=false, then rewrite the files).");
   }
 
   /**

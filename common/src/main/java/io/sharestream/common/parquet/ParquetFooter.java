@@ -3,6 +3,7 @@ package io.sharestream.common.parquet;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.apache.parquet.format.Util;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.InputFile;
@@ -45,7 +46,9 @@ final class ParquetFooter {
       byte[] footer = new byte[(int) footerLength];
       in.seek(length - TAIL - footerLength);
       in.readFully(footer);
-      return CONVERTER.readParquetMetadata(new ByteArrayInputStream(footer), ParquetMetadataConverter.NO_FILTER);
+      // the Thrift footer read with the format's own defaults (the converter's reading of it takes a size limit
+      // that some Parquet releases leave unset), then made Parquet's metadata objects
+      return CONVERTER.fromParquetMetadata(Util.readFileMetaData(new ByteArrayInputStream(footer)));
     }
   }
 }

@@ -65,7 +65,9 @@ final class ValueConverters {
       return new MapConverter((MapType) type, parquet.asGroupType(), path, calendar, sink);
     }
     if (type == PrimitiveType.VARIANT) {
-      return new VariantConverter(parquet, path, calendar.file(), sink);
+      return !parquet.isPrimitive() && parquet.asGroupType().containsField("typed_value")
+          ? new ShreddedVariantConverter(parquet.asGroupType(), path, calendar.file(), sink)
+          : new VariantConverter(parquet, path, calendar.file(), sink);
     }
     if (!parquet.isPrimitive()) {
       throw new IllegalArgumentException("column '" + path + "' is a group in the Parquet file but "

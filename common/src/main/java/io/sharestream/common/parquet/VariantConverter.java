@@ -15,8 +15,8 @@ import org.apache.parquet.schema.Type;
 /**
  * A variant: the Parquet group {@code {value: binary, metadata: binary}} (fields found by name, in any order; the
  * group annotated {@code VARIANT} or not, as Spark 4.0 writes it), rendered as its JSON text
- * ({@link VariantJson}). A shredded variant (a {@code typed_value} field) is refused when the file is opened; a
- * malformed one when its row is read, naming the file and the column.
+ * ({@link VariantJson}); a shredded one (a {@code typed_value} field) is read by {@link ShreddedVariantConverter}. A
+ * malformed one is refused when its row is read, naming the file and the column.
  */
 final class VariantConverter extends GroupConverter {
   private final String path;
@@ -35,9 +35,6 @@ final class VariantConverter extends GroupConverter {
           .getPrimitiveTypeName() + " column, not a group of binary value and metadata");
     }
     GroupType g = parquet.asGroupType();
-    if (g.containsField("typed_value")) {
-      throw Errors.shreddedVariant(file, path);
-    }
     for (String name : new String[] {"value", "metadata"}) {
       if (!g.containsField(name) || !g.getType(name).isPrimitive()
           || g.getType(name).asPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.BINARY) {

@@ -105,12 +105,14 @@ public final class VariantJson {
   }
 
   /** The metadata: the key dictionary, each key decoded (and checked) when first used. */
-  private static final class Dictionary {
+  static final class Dictionary {
     private final byte[] bytes;
     private final int offsetSize;
     private final int size;
     private final int stringsStart;
     private final String[] keys;
+    /** Key to id, built on the first {@link #id} (rebuilding shredded objects). */
+    private java.util.Map<String, Integer> ids;
 
     Dictionary(byte[] metadata) {
       this.bytes = metadata;
@@ -152,6 +154,18 @@ public final class VariantJson {
         keys[i] = k;
       }
       return k;
+    }
+
+    /** The id of {@code key}, or -1 when the dictionary lacks it. */
+    int id(String key) {
+      if (ids == null) {
+        ids = new java.util.HashMap<>();
+        for (int i = 0; i < size; i++) {
+          ids.put(key(i), i);
+        }
+      }
+      Integer id = ids.get(key);
+      return id == null ? -1 : id;
     }
   }
 
@@ -453,7 +467,7 @@ public final class VariantJson {
   }
 
   /** An unsigned little-endian integer of {@code size} bytes at {@code at}, which must end by {@code end}. */
-  private static long unsigned(byte[] b, int at, int size, int end, String what) {
+  static long unsigned(byte[] b, int at, int size, int end, String what) {
     if (at < 0 || (long) at + size > end) {
       throw new MalformedVariantException(what + " at byte " + at + " lies past the end (" + end + " bytes)");
     }

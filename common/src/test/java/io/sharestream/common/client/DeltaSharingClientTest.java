@@ -151,7 +151,8 @@ class DeltaSharingClientTest {
     }
     assertThat(server.requests().entries(Endpoint.QUERY).get(0).capabilities).isEqualTo("responseformat=delta,"
         + "parquet;readerfeatures=columnmapping,deletionvectors,timestampntz,typewidening,"
-        + "typewidening-preview,varianttype,varianttype-preview;includeendstreamaction=true;asyncquery=true");
+        + "typewidening-preview,variantshredding,variantshredding-preview,varianttype,varianttype-preview;"
+        + "includeendstreamaction=true;asyncquery=true");
   }
 
   @Test
@@ -224,15 +225,15 @@ class DeltaSharingClientTest {
   @Test
   void aReaderFeatureThisProductDoesNotReadFailsNamingItAndTheTable() {
     DeltaTableWriter variant = DeltaTableWriter.create(tmp.resolve("variant"), SCHEMA)
-        .protocol(3, 7, List.of("deletionVectors", "variantType", "variantShredding"),
-            List.of("deletionVectors", "variantType", "variantShredding")).commit();
+        .protocol(3, 7, List.of("deletionVectors", "variantType", "geospatial"),
+            List.of("deletionVectors", "variantType", "geospatial")).commit();
     server.tables().add("s", "sc", "variant", variant.dir(), true);
     TableRef t = new TableRef("s", "sc", "variant");
     assertThatThrownBy(() -> client.metadata(t, null, null)).isInstanceOf(UnsupportedTableFeatureException.class)
-        .hasMessageContaining("reader feature variantShredding").hasMessageContaining("s.sc.variant")
+        .hasMessageContaining("reader feature geospatial").hasMessageContaining("s.sc.variant")
         .hasMessageNotContaining("deletionVectors").hasMessageNotContaining("variantType");
     assertThatThrownBy(() -> client.query(t, QueryRequest.latest()))
-        .isInstanceOf(UnsupportedTableFeatureException.class).hasMessageContaining("variantShredding");
+        .isInstanceOf(UnsupportedTableFeatureException.class).hasMessageContaining("geospatial");
     // features about how the log is kept are the server's business: such a table is read as any other
     DeltaTableWriter v2 = DeltaTableWriter.create(tmp.resolve("v2"), SCHEMA).protocol(3, 7,
         List.of("deletionVectors", "v2Checkpoint", "vacuumProtocolCheck"), List.of("deletionVectors")).commit();

@@ -103,8 +103,9 @@ final class ErrorsReference {
           + "cannot serve such a table: ask the data provider."),
       new Kind(UnsupportedTableFeatureException.class, "The table needs a Delta reader version or feature this "
           + "product does not read (it reads deletion vectors, column mapping, timestamps without time zone, type "
-          + "widening and unshredded variants), or a data file holds a shredded variant.",
-          "Ask the data provider to share the table (or a copy) without the feature."),
+          + "widening and variants, shredded or not), or a data file holds a shredded variant a Spark before 4.1 "
+          + "cannot read.", "Ask the data provider to share the table (or a copy) without the feature; for a shredded "
+          + "variant, read it on Spark 4.1 or later, or with the connector or the CLI."),
       new Kind(AmbiguousCalendarException.class, "A data file holds dates before 1582-10-15 or timestamps before "
           + "1900 and does not say which calendar wrote them, under the default rebase mode `EXCEPTION`.",
           "Set `datetimeRebaseMode` (or `int96RebaseMode` for INT96 timestamps) to `LEGACY` when the file comes "
@@ -188,7 +189,8 @@ final class ErrorsReference {
       factory("physicalColumnsMissing", "a column-mapped file", "{file}", List.of("{physical names}"),
           List.of("{file's columns}")),
       factory("malformedVariant", "a variant not in the Variant encoding", "{file}", "{column}", "{problem}"),
-      factory("shreddedVariant", "a shredded variant", "{file}", "{column}"),
+      factory("shreddedVariant", "a shredded variant on a Spark that does not read them", "{file}", "{column}",
+          "{spark}"),
       other("`Position`", "a stored offset", () -> Position.fromJson("{value}")),
       factory("retriesExhausted", "every attempt failed", "{what}", 5, new IOException("{failure}")),
       factory("unreachable", "the sharing server", EndpointUnreachableException.Target.SHARING_SERVER,

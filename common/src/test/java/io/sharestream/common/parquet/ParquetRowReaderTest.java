@@ -473,17 +473,21 @@ class ParquetRowReaderTest {
   }
 
   @Test
-  void aShreddedVariantIsRefusedNamingTheColumnAndTheFile() throws Exception {
+  void aShreddedVariantIsReadAsTheValueItsTypedAndUnshreddedPartsStandFor() throws Exception {
+    io.sharestream.testkit.delta.VariantValue text = io.sharestream.testkit.delta.VariantValue.of("left as is");
     org.apache.parquet.io.InputFile in = localFile("shredded.parquet", "message m { optional group v {"
         + " required binary metadata; optional binary value; optional int64 typed_value; } }", List.of(g -> {
           org.apache.parquet.example.data.Group group = g.addGroup("v");
           group.add("metadata", org.apache.parquet.io.api.Binary.fromConstantByteArray(new byte[] {1, 0, 0}));
           group.add("typed_value", 42L);
-        }));
-    assertThatThrownBy(() -> readLocal(in, "shredded.parquet", VARIANT_COLUMN))
-        .isInstanceOf(io.sharestream.common.errors.UnsupportedTableFeatureException.class)
-        .hasMessageContaining("Column 'v' of data file shredded.parquet is a shredded variant")
-        .hasMessageContaining("variantShredding");
+        }, g -> {
+          org.apache.parquet.example.data.Group group = g.addGroup("v");
+          group.add("metadata", org.apache.parquet.io.api.Binary.fromConstantByteArray(text.metadata()));
+          group.add("value", org.apache.parquet.io.api.Binary.fromConstantByteArray(text.value()));
+        }, g -> g.addGroup("v").add("metadata", org.apache.parquet.io.api.Binary.fromConstantByteArray(
+            new byte[] {1, 0, 0})), g -> { }));
+    assertThat(readLocal(in, "shredded.parquet", VARIANT_COLUMN)).extracting(r -> r.get("v"))
+        .containsExactly("42", "\"left as is\"", "null", null);
   }
 
   @Test

@@ -89,7 +89,7 @@ class VariantTablesTest {
   /** Settings of a client that does not read variants (it does not declare variantType). */
   private static ClientSettings withoutVariants() {
     Set<String> features = new TreeSet<>(ProtocolInfo.SUPPORTED_READER_FEATURES);
-    features.removeAll(Set.of("varianttype", "varianttype-preview"));
+    features.removeAll(Set.of("varianttype", "varianttype-preview", "variantshredding", "variantshredding-preview"));
     return ClientSettings.DEFAULT.withReaderFeatures(features);
   }
 
@@ -149,7 +149,8 @@ class VariantTablesTest {
     }
     assertThat(servers.get(0).requests().entries(Endpoint.QUERY)).isNotEmpty().allSatisfy(e ->
         assertThat(e.capabilities).contains("readerfeatures=columnmapping,deletionvectors,timestampntz,"
-            + "typewidening,typewidening-preview,varianttype,varianttype-preview;"));
+            + "typewidening,typewidening-preview,variantshredding,variantshredding-preview,varianttype,"
+            + "varianttype-preview;"));
   }
 
   @Test
@@ -199,15 +200,15 @@ class VariantTablesTest {
   }
 
   @Test
-  void variantShreddingIsRefusedNamingTheFeatureEvenByAClientReadingVariants() {
+  void aFeatureNotReadIsRefusedNamingItEvenByAClientReadingVariants() {
     DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("t"), SCHEMA)
-        .protocol(3, 7, List.of("variantType", "variantShredding"), List.of("variantType", "variantShredding"))
-        .commit();
+        .protocol(3, 7, List.of("variantType", "variantShredding", "geospatial"), List.of("variantType",
+            "variantShredding", "geospatial")).commit();
     table.append(List.of(row(0, object("a", 1), null)));
     DeltaSharingClient client = serve(table, ClientSettings.DEFAULT);
     assertThatThrownBy(() -> new SharingStreamPlanner(client, T, StreamOptions.parse(Map.of()), Duration.ZERO,
         Clock.systemUTC())).isInstanceOf(UnsupportedTableFeatureException.class)
-        .hasMessageContaining("s.sc.t").hasMessageContaining("reader feature variantShredding")
-        .hasMessageNotContaining("variantType,");
+        .hasMessageContaining("s.sc.t").hasMessageContaining("reader feature geospatial")
+        .hasMessageNotContaining("variantType").hasMessageNotContaining("variantShredding");
   }
 }
