@@ -39,8 +39,8 @@ class ExitCodesTest {
       }
     }
     DeltaTableWriter.create(tmp.resolve("variant"), Fixtures.ORDERS)
-        .protocol(3, 7, List.of("variantType", "geospatial"), List.of("variantType", "geospatial"))
-        .commit(); // variants are read, geospatial types are not
+        .protocol(3, 7, List.of("variantType", "catalogOwned-preview"), List.of("variantType", "catalogOwned-preview"))
+        .commit(); // variants are read, catalog-owned tables are not
     server = DeltaSharingServer.builder().table("s", "sc", "orders", tmp.resolve("orders"), true)
         .table("s", "sc", "nohistory", tmp.resolve("nohistory"), false)
         .table("s", "sc", "corrupt", tmp.resolve("corrupt"), true)
@@ -279,7 +279,7 @@ class ExitCodesTest {
     assertThat(r.outLines().get(4)).startsWith("broken.sc.gone").endsWith("error");
     assertThat(r.err()).hasLineCount(2);
     assertThat(r.err().lines()).element(0).asString().startsWith("sharestream: broken.sc.variant: ")
-        .contains("geospatial");
+        .contains("catalogOwned-preview");
     assertThat(r.err().lines()).element(1).asString().startsWith("sharestream: broken.sc.gone: ");
   }
 

@@ -3,6 +3,7 @@ package io.sharestream.kafka;
 import io.sharestream.common.types.ArrayType;
 import io.sharestream.common.types.DataType;
 import io.sharestream.common.types.DecimalType;
+import io.sharestream.common.types.GeoType;
 import io.sharestream.common.types.MapType;
 import io.sharestream.common.types.PrimitiveType;
 import io.sharestream.common.types.Row;
@@ -46,6 +47,10 @@ final class ConnectSchemas {
   static final String ISO_LOCAL_TIMESTAMP = "io.sharestream.time.IsoLocalTimestamp";
   /** A variant's JSON text, as Spark renders it (variant; a string schema of this name). */
   static final String VARIANT_JSON = "io.sharestream.data.VariantJson";
+  /** A geometry's WKB (bytes of this name, parameter {@code crs}). */
+  static final String GEOMETRY_WKB = "io.sharestream.data.GeometryWkb";
+  /** A geography's WKB (bytes of this name, parameters {@code crs} and {@code algorithm}). */
+  static final String GEOGRAPHY_WKB = "io.sharestream.data.GeographyWkb";
   /** How Delta's column types become Connect's, for the generated configuration reference. */
   static final String TYPES_DOC = "Record values are structs of the table's columns (named as "
       + "field.name.adjustment.mode says). "
@@ -53,7 +58,9 @@ final class ConnectSchemas {
       + "Connect's Decimal; a date Connect's Date; timestamps and timestamp_ntz as time.precision.mode says; arrays, "
       + "maps and structs nest. A variant (Delta's variantType) is a string (schema name " + VARIANT_JSON
       + ") holding the value's JSON text exactly as Spark's to_json renders it, timestamps in UTC, whether stored "
-      + "shredded (variantShredding) or not. A column whose type the provider widened (type widening) "
+      + "shredded (variantShredding) or not. A geometry or geography (Delta's geospatial) is bytes holding its WKB "
+      + "(schema name " + GEOMETRY_WKB + " or " + GEOGRAPHY_WKB + ", the reference system in the parameter crs, a "
+      + "geography's edges in algorithm). A column whose type the provider widened (type widening) "
       + "has its wide type in every record; a widening while streaming gives the records a new value schema version "
       + "from that version.";
   /** Parameter carrying a decimal's precision (the Avro converter's convention). */
@@ -148,6 +155,15 @@ final class ConnectSchemas {
         in.forEach((k, x) -> out.put(key.apply(k), value.apply(x)));
         return out;
       });
+    }
+    if (type instanceof GeoType) { // its WKB, the reference system as parameters
+      GeoType g = (GeoType) type;
+      SchemaBuilder b = SchemaBuilder.bytes().name(g.geography() ? GEOGRAPHY_WKB : GEOMETRY_WKB).version(1)
+          .parameter("crs", g.crs());
+      if (g.geography()) {
+        b.parameter("algorithm", g.algorithm());
+      }
+      return identity(b, optional);
     }
     if (type instanceof DecimalType) {
       DecimalType d = (DecimalType) type;

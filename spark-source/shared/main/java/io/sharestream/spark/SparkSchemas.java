@@ -4,6 +4,7 @@ import io.sharestream.common.types.ArrayType;
 import io.sharestream.common.types.ColumnMapping;
 import io.sharestream.common.types.DataType;
 import io.sharestream.common.types.DecimalType;
+import io.sharestream.common.types.GeoType;
 import io.sharestream.common.types.MapType;
 import io.sharestream.common.types.PrimitiveType;
 import io.sharestream.common.types.StructField;
@@ -35,7 +36,8 @@ final class SparkSchemas {
       + "timestamp of its UTC wall time; a variant (Delta's variantType) is Spark's variant on Spark 4 (read by "
       + "Spark's own Parquet reader) and, on Spark 3.x, a string holding the value's JSON text exactly as Spark 4's "
       + "to_json renders it (timestamps in the session time zone); a shredded variant (variantShredding) is read by "
-      + "Spark 4.1 and later and refused on older Sparks. "
+      + "Spark 4.1 and later and refused on older Sparks. A geometry or geography (geospatial) is Spark's "
+      + "GeometryType or GeographyType on Spark 4.1 and later and, before, a binary holding its WKB. "
       + "A column whose type the provider widened (type widening) has its wide type in every file, old files' "
       + "values cast as Delta casts them; a widening while a stream runs stops it at that version (restart it). "
       + "Filters on widened or variant columns are applied by Spark, never pushed to Parquet or the server.";
@@ -66,6 +68,9 @@ final class SparkSchemas {
     if (t instanceof DecimalType) {
       return DataTypes.createDecimalType(((DecimalType) t).precision(), ((DecimalType) t).scale());
     }
+    if (t instanceof GeoType) { // Spark's own type where it has one (4.1 on), else the WKB as binary
+      return geoType((GeoType) t);
+    }
     switch ((PrimitiveType) t) {
       case BOOLEAN: return DataTypes.BooleanType;
       case BYTE: return DataTypes.ByteType;
@@ -84,6 +89,15 @@ final class SparkSchemas {
         return VariantText.asText() ? DataTypes.StringType : VariantText.SPARK_TYPE;
       default:
         throw new IllegalArgumentException("no Spark type for " + t.simpleString());
+    }
+  }
+
+  /** Spark's geometry or geography type for {@code t} (Spark 4.1 on), else binary: the shape's WKB. */
+  static org.apache.spark.sql.types.DataType geoType(GeoType t) {
+    try {
+      return org.apache.spark.sql.types.DataType.fromJson("\"" + t.simpleString() + "\"");
+    } catch (RuntimeException beforeSpark41) {
+      return DataTypes.BinaryType;
     }
   }
 

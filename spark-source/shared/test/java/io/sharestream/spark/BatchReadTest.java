@@ -238,10 +238,10 @@ class BatchReadTest {
     assertThatThrownBy(() -> spark.read().format("deltaSharing").option("responseFormat", "xml").load(dvPath))
         .hasMessageContaining("'responseFormat' must be auto, parquet or delta");
     DeltaTableWriter variant = DeltaTableWriter.create(tmp.resolve("variant"), ChangeMatrix.SCHEMA)
-        .protocol(3, 7, List.of("variantType", "geospatial"), List.of("variantType", "geospatial")).commit();
+        .protocol(3, 7, List.of("variantType", "catalogOwned-preview"), List.of("variantType", "catalogOwned-preview")).commit();
     String variantPath = serve("variant", variant);
     assertThatThrownBy(() -> spark.read().format("deltaSharing").load(variantPath))
-        .hasMessageContaining("reader feature geospatial").hasMessageContaining("s.sc.variant");
+        .hasMessageContaining("reader feature catalogOwned-preview").hasMessageContaining("s.sc.variant");
   }
 
   @Test

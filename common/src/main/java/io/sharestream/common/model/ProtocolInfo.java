@@ -21,7 +21,7 @@ public final class ProtocolInfo implements SharingAction {
   public static final Set<String> SUPPORTED_READER_FEATURES =
       Collections.unmodifiableSet(new TreeSet<>(Arrays.asList("deletionvectors", "columnmapping", "timestampntz",
           "typewidening", "typewidening-preview", "varianttype", "varianttype-preview", "variantshredding",
-          "variantshredding-preview")));
+          "variantshredding-preview", "geospatial")));
   /**
    * Reader features that concern only how a table's log is kept (v2 checkpoints, the vacuum protocol check): the
    * sharing server reads the log, a recipient reads files, so a table with them is read as any other.

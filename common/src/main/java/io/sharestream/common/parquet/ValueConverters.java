@@ -4,6 +4,7 @@ import io.sharestream.common.types.ArrayType;
 import io.sharestream.common.types.ColumnMapping;
 import io.sharestream.common.types.DataType;
 import io.sharestream.common.types.DecimalType;
+import io.sharestream.common.types.GeoType;
 import io.sharestream.common.types.MapType;
 import io.sharestream.common.types.PrimitiveType;
 import io.sharestream.common.types.Row;
@@ -86,6 +87,13 @@ final class ValueConverters {
   private static Converter primitive(DataType type, org.apache.parquet.schema.PrimitiveType p, String path,
       CalendarRebase calendar, Consumer<Object> sink) {
     PrimitiveTypeName physical = p.getPrimitiveTypeName();
+    if (type instanceof GeoType) { // its WKB, as stored
+      if (physical != PrimitiveTypeName.BINARY) {
+        throw new IllegalArgumentException("column '" + path + "' is " + type.simpleString() + " in the table schema "
+            + "but a Parquet " + physical + ", not the binary that holds its WKB");
+      }
+      return new DictionaryAware<>(sink, Binary::getBytes);
+    }
     if (type instanceof DecimalType) {
       int scale = ((DecimalType) type).scale();
       // an integer file column (int or long widened to decimal) has scale 0, not the table's

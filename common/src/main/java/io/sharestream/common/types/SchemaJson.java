@@ -52,6 +52,10 @@ public final class SchemaJson {
       if (name.equalsIgnoreCase("decimal")) {
         return new DecimalType(10, 0);
       }
+      GeoType geo = GeoType.parse(name);
+      if (geo != null) {
+        return geo;
+      }
       throw new IllegalArgumentException("column '" + path + "' has type '" + name + "', which is not supported "
           + "(supported: " + supportedTypes() + ")");
     }
@@ -89,7 +93,7 @@ public final class SchemaJson {
     for (PrimitiveType p : PrimitiveType.values()) {
       b.append(p.simpleString()).append(", ");
     }
-    return b.append("decimal(p,s), struct, array, map").toString();
+    return b.append("decimal(p,s), geometry(crs), geography(crs, algorithm), struct, array, map").toString();
   }
 
   /** The schema string for {@code schema}. */
@@ -99,7 +103,7 @@ public final class SchemaJson {
 
   private static JsonNode node(DataType t) {
     JsonNodeFactory f = JsonNodeFactory.instance;
-    if (t instanceof PrimitiveType || t instanceof DecimalType) {
+    if (t instanceof PrimitiveType || t instanceof DecimalType || t instanceof GeoType) {
       return f.textNode(t.simpleString());
     }
     ObjectNode n = f.objectNode();

@@ -225,15 +225,15 @@ class DeltaSharingClientTest {
   @Test
   void aReaderFeatureThisProductDoesNotReadFailsNamingItAndTheTable() {
     DeltaTableWriter variant = DeltaTableWriter.create(tmp.resolve("variant"), SCHEMA)
-        .protocol(3, 7, List.of("deletionVectors", "variantType", "geospatial"),
-            List.of("deletionVectors", "variantType", "geospatial")).commit();
+        .protocol(3, 7, List.of("deletionVectors", "variantType", "catalogOwned-preview"),
+            List.of("deletionVectors", "variantType", "catalogOwned-preview")).commit();
     server.tables().add("s", "sc", "variant", variant.dir(), true);
     TableRef t = new TableRef("s", "sc", "variant");
     assertThatThrownBy(() -> client.metadata(t, null, null)).isInstanceOf(UnsupportedTableFeatureException.class)
-        .hasMessageContaining("reader feature geospatial").hasMessageContaining("s.sc.variant")
+        .hasMessageContaining("reader feature catalogOwned-preview").hasMessageContaining("s.sc.variant")
         .hasMessageNotContaining("deletionVectors").hasMessageNotContaining("variantType");
     assertThatThrownBy(() -> client.query(t, QueryRequest.latest()))
-        .isInstanceOf(UnsupportedTableFeatureException.class).hasMessageContaining("geospatial");
+        .isInstanceOf(UnsupportedTableFeatureException.class).hasMessageContaining("catalogOwned-preview");
     // features about how the log is kept are the server's business: such a table is read as any other
     DeltaTableWriter v2 = DeltaTableWriter.create(tmp.resolve("v2"), SCHEMA).protocol(3, 7,
         List.of("deletionVectors", "v2Checkpoint", "vacuumProtocolCheck"), List.of("deletionVectors")).commit();

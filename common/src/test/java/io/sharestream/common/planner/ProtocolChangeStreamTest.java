@@ -185,7 +185,7 @@ class ProtocolChangeStreamTest {
 
       table.append(ChangeMatrix.rows(6, 8)); // 4
       table.commitActions("ALTER TABLE", List.of(new DeltaAction.Protocol(3, 7,
-          List.of("deletionVectors", "geospatial"), List.of("deletionVectors", "geospatial")))); // 5
+          List.of("deletionVectors", "catalogOwned-preview"), List.of("deletionVectors", "catalogOwned-preview")))); // 5
       table.append(ChangeMatrix.rows(8, 10)); // 6
       p.latestVersionNow();
 
@@ -195,7 +195,7 @@ class ProtocolChangeStreamTest {
       assertThat(next).isEqualTo(Position.beforeVersion(table.tableId(), 5, false));
       assertThatThrownBy(() -> p.plan(next, AdmissionLimits.UNLIMITED))
           .isInstanceOf(UnsupportedTableFeatureException.class)
-          .hasMessageContaining("s.sc.t").hasMessageContaining("version 5").hasMessageContaining("geospatial");
+          .hasMessageContaining("s.sc.t").hasMessageContaining("version 5").hasMessageContaining("catalogOwned-preview");
     }
     assertThat(read).hasSize(6);
   }

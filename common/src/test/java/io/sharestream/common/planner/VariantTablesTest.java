@@ -202,13 +202,13 @@ class VariantTablesTest {
   @Test
   void aFeatureNotReadIsRefusedNamingItEvenByAClientReadingVariants() {
     DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("t"), SCHEMA)
-        .protocol(3, 7, List.of("variantType", "variantShredding", "geospatial"), List.of("variantType",
-            "variantShredding", "geospatial")).commit();
+        .protocol(3, 7, List.of("variantType", "variantShredding", "catalogOwned-preview"), List.of("variantType",
+            "variantShredding", "catalogOwned-preview")).commit();
     table.append(List.of(row(0, object("a", 1), null)));
     DeltaSharingClient client = serve(table, ClientSettings.DEFAULT);
     assertThatThrownBy(() -> new SharingStreamPlanner(client, T, StreamOptions.parse(Map.of()), Duration.ZERO,
         Clock.systemUTC())).isInstanceOf(UnsupportedTableFeatureException.class)
-        .hasMessageContaining("s.sc.t").hasMessageContaining("reader feature geospatial")
+        .hasMessageContaining("s.sc.t").hasMessageContaining("reader feature catalogOwned-preview")
         .hasMessageNotContaining("variantType").hasMessageNotContaining("variantShredding");
   }
 }

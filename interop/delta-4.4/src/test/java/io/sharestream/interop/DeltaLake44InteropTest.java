@@ -32,7 +32,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Delta Lake 4.4 (delta-spark 4.4.0 on Spark 4.2.0) writes a table whose variants it stores shredded
+ * Delta Lake 4.4 (delta-spark 4.4.0 on Spark 4.2.0) writes a table of geometries and geographies (reader feature
+ * {@code geospatial}), read as their WKB by the core and as Spark's own types by the source on Spark 4.2; and a table
+ * whose variants it stores shredded
  * ({@code delta.enableVariantShredding}: typed columns for what most rows share, the rest in the variant binary,
  * objects partially shredded, over several files with different shredding), top-level and in a struct, then updates
  * and deletes; the kit serves it. The core (what the connector and the CLI read with) gives Delta's rows at every
@@ -46,6 +48,11 @@ class DeltaLake44InteropTest {
   static Path table;
   static Map<Long, List<String>> truth;
   static DeltaSharingServer server;
+  /** POINT (1 2) and LINESTRING (0 0, 1 1) in ISO WKB, little-endian. */
+  static final String POINT = "0101000000000000000000F03F0000000000000040";
+  static final String LINE = "0102000000020000000000000000000000000000000000000000000000000000000000F03F000000000000F03F";
+  static Path geo;
+  static Map<Long, List<String>> geoTruth;
 
   @BeforeAll
   static void write() throws Exception {
@@ -94,7 +101,21 @@ class DeltaLake44InteropTest {
       truth.put(version, sorted(spark.read().format("delta").option("versionAsOf", version).load(table.toString())
           .selectExpr("CAST(id AS STRING)", "to_json(v)", "s.note", "to_json(s.payload)")));
     }
-    server = DeltaSharingServer.builder().table("s", "sc", "t", table, true).start();
+    geo = tmp.resolve("geo");
+    String g = "delta.`" + geo + "`";
+    spark.conf().set("spark.databricks.delta.geo.preview.enabled", "true"); // Delta 4.4's gate for geospatial
+    spark.sql("CREATE TABLE " + g + " (id INT, shape GEOMETRY(4326), place GEOGRAPHY(4326)) USING delta"); // 0
+    spark.sql("INSERT INTO " + g + " VALUES "
+        + "(1, ST_GeomFromWKB(X'" + POINT + "', 4326), ST_GeogFromWKB(X'" + POINT + "')), "
+        + "(2, ST_GeomFromWKB(X'" + LINE + "', 4326), NULL), (3, NULL, ST_GeogFromWKB(X'" + LINE + "'))"); // 1
+    spark.sql("DELETE FROM " + g + " WHERE id = 2"); // 2
+    geoTruth = new TreeMap<>();
+    for (long version = 0; version <= 2; version++) {
+      geoTruth.put(version, sorted(spark.read().format("delta").option("versionAsOf", version).load(geo.toString())
+          .selectExpr("CAST(id AS STRING)", "hex(ST_AsBinary(shape))", "hex(ST_AsBinary(place))")));
+    }
+    server = DeltaSharingServer.builder().table("s", "sc", "t", table, true).table("s", "sc", "geo", geo, true)
+        .start();
   }
 
   @AfterAll
@@ -159,6 +180,48 @@ class DeltaLake44InteropTest {
     List<String> expected = sorted(spark.read().format("delta").option("readChangeFeed", "true")
         .option("startingVersion", "1").load(table.toString()).selectExpr(columns));
     assertThat(sorted(spark.table("shredded_feed"))).isEqualTo(expected).hasSizeGreaterThan(10);
+  }
+
+  @Test
+  void geometriesAndGeographiesReadAsTheirWkbInTheCoreAndAsSparksTypesOnSpark42() throws Exception {
+    DeltaSharingClient client = new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()),
+        ClientSettings.DEFAULT);
+    TableRef ref = new TableRef("s", "sc", "geo");
+    for (long version : geoTruth.keySet()) {
+      List<String> rows = new ArrayList<>();
+      for (WorkUnit u : BatchPlanner.snapshot(client, ref, version, null, null, null, null).units()) {
+        assertThat(u.schema().field("shape").type().simpleString()).isEqualTo("geometry(OGC:CRS84)");
+        try (UnitReader r = UnitReader.open(client, u, new UnitUrls(new FileLister(client, ref, null), u),
+            u.schema(), ReadSettings.DEFAULT, 0)) {
+          r.forEachRemaining(c -> rows.add(String.join(" | ", String.valueOf(c.row().get("id")),
+              hex((byte[]) c.row().get("shape")), hex((byte[]) c.row().get("place")))));
+        }
+      }
+      rows.sort(null);
+      assertThat(rows).as("version %d", version).isEqualTo(geoTruth.get(version));
+    }
+    assertThat(geoTruth.get(1L)).contains("1 | " + POINT + " | " + POINT);
+
+    String path = server.writeProfile(tmp.resolve("geo.share")) + "#s.sc.geo";
+    for (long version : geoTruth.keySet()) {
+      Dataset<org.apache.spark.sql.Row> df = spark.read().format("deltaSharing").option("versionAsOf", version)
+          .load(path);
+      assertThat(df.schema().apply("shape").dataType().typeName()).startsWith("geometry");
+      assertThat(df.schema().apply("place").dataType().typeName()).startsWith("geography");
+      assertThat(sorted(df.selectExpr("CAST(id AS STRING)", "hex(ST_AsBinary(shape))", "hex(ST_AsBinary(place))")))
+          .as("version %d", version).isEqualTo(geoTruth.get(version));
+    }
+  }
+
+  private static String hex(byte[] b) {
+    if (b == null) {
+      return "null";
+    }
+    StringBuilder out = new StringBuilder();
+    for (byte x : b) {
+      out.append(String.format("%02X", x));
+    }
+    return out.toString();
   }
 
   /** A core row as the truth records it: id, v, s.note, s.payload. */
