@@ -150,7 +150,7 @@ class DeltaSharingClientTest {
       assertThat(l.minUrlExpirationTimestamp()).isGreaterThan(System.currentTimeMillis());
     }
     assertThat(server.requests().entries(Endpoint.QUERY).get(0).capabilities).isEqualTo("responseformat=delta,"
-        + "parquet;readerfeatures=columnmapping,deletionvectors,timestampntz,typewidening,"
+        + "parquet;readerfeatures=columnmapping,deletionvectors,geospatial,timestampntz,typewidening,"
         + "typewidening-preview,variantshredding,variantshredding-preview,varianttype,varianttype-preview;"
         + "includeendstreamaction=true;asyncquery=true");
   }

@@ -148,7 +148,7 @@ class VariantTablesTest {
       }
     }
     assertThat(servers.get(0).requests().entries(Endpoint.QUERY)).isNotEmpty().allSatisfy(e ->
-        assertThat(e.capabilities).contains("readerfeatures=columnmapping,deletionvectors,timestampntz,"
+        assertThat(e.capabilities).contains("readerfeatures=columnmapping,deletionvectors,geospatial,timestampntz,"
             + "typewidening,typewidening-preview,variantshredding,variantshredding-preview,varianttype,"
             + "varianttype-preview;"));
   }
