@@ -48,10 +48,28 @@ class SchemaJsonTest {
   }
 
   @Test
+  void geometriesAndGeographiesKeepTheirReferenceSystemAndAlgorithm() {
+    StructType t = SchemaJson.parse("{\"type\":\"struct\",\"fields\":["
+        + "{\"name\":\"a\",\"type\":\"geometry(OGC:CRS84)\",\"nullable\":true,\"metadata\":{}},"
+        + "{\"name\":\"b\",\"type\":\"geography(OGC:CRS84, SPHERICAL)\",\"nullable\":true,\"metadata\":{}},"
+        + "{\"name\":\"c\",\"type\":\"geometry\",\"nullable\":true,\"metadata\":{}},"
+        + "{\"name\":\"d\",\"type\":\"geography(EPSG:4326)\",\"nullable\":true,\"metadata\":{}}]}");
+    GeoType a = (GeoType) t.field("a").type();
+    assertThat(a.geography()).isFalse();
+    assertThat(a.crs()).isEqualTo("OGC:CRS84");
+    assertThat(a.algorithm()).isNull();
+    assertThat(t.field("b").type().simpleString()).isEqualTo("geography(OGC:CRS84, SPHERICAL)");
+    assertThat(t.field("c").type()).isEqualTo(a);
+    assertThat(((GeoType) t.field("d").type()).crs()).isEqualTo("EPSG:4326");
+    assertThat(((GeoType) t.field("d").type()).algorithm()).isEqualTo("SPHERICAL");
+    assertThat(SchemaJson.parse(SchemaJson.toJson(t))).isEqualTo(t);
+  }
+
+  @Test
   void unknownTypesNameTheColumn() {
     assertThatThrownBy(() -> SchemaJson.parse("{\"type\":\"struct\",\"fields\":[{\"name\":\"g\",\"type\":"
-        + "\"geometry(OGC:CRS84)\",\"nullable\":true}]}")).hasMessageContaining("column 'g'")
-        .hasMessageContaining("'geometry(OGC:CRS84)'").hasMessageContaining("variant, decimal(p,s)");
+        + "\"uint8\",\"nullable\":true}]}")).hasMessageContaining("column 'g'")
+        .hasMessageContaining("'uint8'").hasMessageContaining("variant, decimal(p,s), geometry(crs)");
     assertThatThrownBy(() -> SchemaJson.parse("{\"type\":\"struct\",\"fields\":[{\"name\":\"a\",\"type\":{\"type\":"
         + "\"struct\",\"fields\":[{\"name\":\"b\",\"type\":\"interval\"}]}}]}")).hasMessageContaining("column 'a.b'");
     assertThatThrownBy(() -> SchemaJson.parse("nope")).hasMessageContaining("not valid JSON");
