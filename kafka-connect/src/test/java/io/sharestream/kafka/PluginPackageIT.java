@@ -97,6 +97,9 @@ class PluginPackageIT {
     assertThat(ConnectHarness.JSON.readTree(plugin.resolve("manifest.json").toFile()).path("component_types")
         .get(0).asText()).isEqualTo("source");
     assertThat(plugin.resolve("doc/LICENSE")).exists();
+    assertThat(plugin.resolve("doc/kafka-connect-config.md")).content().contains("profile.path");
+    assertThat(plugin.resolve("doc/errors.md")).exists();
+    assertThat(plugin.resolve("doc/CHANGELOG.md")).exists();
     assertThat(plugin.resolve("etc/delta-sharing-source.json")).exists();
     List<String> lib;
     try (Stream<Path> jars = Files.list(plugin.resolve("lib"))) {
