@@ -33,6 +33,8 @@ final class ShreddedVariantConverter extends GroupConverter {
   private final Converter[] children;
   private final Pair root;
   private byte[] metadata;
+  /** The last row's metadata, read once for the rows after it that share it. */
+  private ShreddedVariant.Metadata dictionary;
 
   ShreddedVariantConverter(GroupType group, String path, String file, Consumer<Object> sink) {
     this.path = path;
@@ -66,7 +68,10 @@ final class ShreddedVariantConverter extends GroupConverter {
     }
     try {
       Part part = root.part();
-      byte[] value = ShreddedVariant.encode(part == null ? ShreddedVariant.nullValue() : part, metadata);
+      if (dictionary == null || !dictionary.sameAs(metadata)) {
+        dictionary = new ShreddedVariant.Metadata(metadata);
+      }
+      byte[] value = ShreddedVariant.encode(part == null ? ShreddedVariant.nullValue() : part, dictionary);
       sink.accept(VariantJson.toJson(value, metadata));
     } catch (VariantJson.MalformedVariantException e) {
       throw Errors.malformedVariant(file, path, e.getMessage());

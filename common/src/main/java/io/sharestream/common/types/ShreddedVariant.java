@@ -35,9 +35,30 @@ public final class ShreddedVariant {
 
   /** The value's encoding: {@code part} written against {@code metadata}. */
   public static byte[] encode(Part part, byte[] metadata) {
+    return encode(part, new Metadata(metadata));
+  }
+
+  /** As above, against a dictionary already read (rows of a file often share one metadata). */
+  public static byte[] encode(Part part, Metadata metadata) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    part.writeTo(out, new VariantJson.Dictionary(metadata));
+    part.writeTo(out, metadata.dict);
     return out.toByteArray();
+  }
+
+  /** A row's metadata and its key dictionary, decoded as keys are asked for and kept for rows with the same bytes. */
+  public static final class Metadata {
+    private final byte[] bytes;
+    private final VariantJson.Dictionary dict;
+
+    public Metadata(byte[] bytes) {
+      this.bytes = bytes;
+      this.dict = new VariantJson.Dictionary(bytes);
+    }
+
+    /** Whether {@code other} are the same metadata bytes. */
+    public boolean sameAs(byte[] other) {
+      return Arrays.equals(bytes, other);
+    }
   }
 
   /** A value kept in the Variant binary encoding (a {@code value} column). */
