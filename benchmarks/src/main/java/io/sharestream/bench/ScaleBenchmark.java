@@ -68,7 +68,7 @@ public final class ScaleBenchmark {
   private static final long TIME_LIMIT_SECONDS = 480;
   /**
    * The 100,000-file version is streamed for this long by the connector, and by the core alone for {@link
-   * #CORE_PARTIAL_SECONDS} (each file costs the core several ms, see README).
+   * #CORE_PARTIAL_SECONDS} (each file costs the core several ms, see docs/benchmarks.md).
    */
   private static final long PARTIAL_SECONDS = 300;
   private static final long CORE_PARTIAL_SECONDS = 120;

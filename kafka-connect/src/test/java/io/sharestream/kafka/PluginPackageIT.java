@@ -100,6 +100,9 @@ class PluginPackageIT {
     assertThat(plugin.resolve("doc/kafka-connect-config.md")).content().contains("profile.path");
     assertThat(plugin.resolve("doc/errors.md")).exists();
     assertThat(plugin.resolve("doc/CHANGELOG.md")).exists();
+    assertThat(plugin.resolve("doc/kafka-connect.md")).content().contains("## Behavior when things go wrong");
+    assertThat(plugin.resolve("doc/security.md")).exists();
+    assertThat(plugin.resolve("doc/README.md")).doesNotExist(); // the guide, not the repository's README
     assertThat(plugin.resolve("etc/delta-sharing-source.json")).exists();
     List<String> lib;
     try (Stream<Path> jars = Files.list(plugin.resolve("lib"))) {

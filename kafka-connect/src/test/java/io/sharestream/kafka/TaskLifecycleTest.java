@@ -492,9 +492,9 @@ class TaskLifecycleTest {
   /**
    * A stop that lands while the task waits for a file's footer (its download held by storage: the stop cannot cut a
    * storage read short, it fails when the bytes come), after reading the rest of the file before it in the same poll:
-   * the poll hands out no record past the rows it handed out before. It
-   * used to drop the records of that turn and go on with the table in the same poll, open the file after the held one
-   * (its footer already fetched) and hand out its rows, whose offsets passed the rest of the first file and all of the
+   * the poll hands out no record past the rows it handed out before. The failure this guards against: a task that
+   * dropped the turn's records but went on with the table in the same poll would open the file after the held one
+   * (its footer already fetched) and hand out its rows, whose offsets pass the rest of the first file and all of the
    * held one; a worker sends a stopped task's last poll and commits its offsets.
    */
   @Test

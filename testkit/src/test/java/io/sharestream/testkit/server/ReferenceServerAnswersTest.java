@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The kit answers as the reference Delta Sharing server (v1.4.1) was recorded answering, where it used to differ
- * (one test per recorded difference).
+ * The kit answers as the reference Delta Sharing server (v1.4.1) was recorded answering, where that differs from the
+ * protocol text (one test per recorded difference).
  */
 class ReferenceServerAnswersTest {
   @TempDir Path tmp;

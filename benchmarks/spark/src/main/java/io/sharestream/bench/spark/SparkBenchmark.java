@@ -37,7 +37,7 @@ import org.apache.spark.sql.types.StructType;
  * java -Xmx2g $SPARK_FLAGS -cp benchmarks/spark/target/classes:$(cat benchmarks/spark/target/classpath.txt) \
  *     io.sharestream.bench.spark.SparkBenchmark [throughput | planning | history | memory | million]
  * </pre>
- * ({@code SPARK_FLAGS}: the {@code --add-opens} list of the build's {@code spark.test.jvm.flags}, see README.)
+ * ({@code SPARK_FLAGS}: the {@code --add-opens} list of the build's {@code spark.test.jvm.flags}, see docs/benchmarks.md.)
  */
 public final class SparkBenchmark {
   private static final int FILES = Integer.getInteger("bench.files", 32);
