@@ -11,6 +11,7 @@ import io.sharestream.common.errors.TableNotFoundException;
 import io.sharestream.common.errors.VersionNotAvailableException;
 import io.sharestream.common.model.ListedItem;
 import io.sharestream.common.model.ProtocolInfo;
+import io.sharestream.common.model.TableAccess;
 import io.sharestream.common.model.TableMetadata;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.ProfileSource;
@@ -227,7 +228,8 @@ public final class DeltaSharingClient implements AutoCloseable {
   }
 
   private ListedItem tableItem(JsonNode n) {
-    return new ListedItem(n.path("name").asText(), n.path("share").asText(), n.path("schema").asText(), id(n));
+    return new ListedItem(n.path("name").asText(), n.path("share").asText(), n.path("schema").asText(), id(n),
+        TableAccess.fromJson(n));
   }
 
   private static String id(JsonNode n) {

@@ -291,6 +291,24 @@ public final class Errors {
         + "was not written for this table's column mapping; ask the data provider to check the table.");
   }
 
+  /** A table read from its storage directory whose {@code _delta_log} does not hold a readable Delta table. */
+  public static InvalidDataFileException logUnreadable(String table, String problem) {
+    return new InvalidDataFileException("The Delta log of " + table + " cannot be read from its storage directory: "
+        + redact(problem) + ". Ask the data provider to check the table, or read it through pre-signed URLs "
+        + "(accessMode=url) if the server offers them.");
+  }
+
+  /**
+   * A version of a table read from its storage directory whose commit is gone from its {@code _delta_log} (cleaned
+   * up), or not there yet; {@code earliest}: the first commit still listed, or -1.
+   */
+  public static VersionNotAvailableException logVersionUnavailable(String table, long version, long earliest) {
+    return new VersionNotAvailableException("Version " + version + " of " + table + " can no longer be read from "
+        + "its _delta_log" + (earliest >= 0 ? " (its earliest commit is now version " + earliest + ")" : "")
+        + ": the provider's log cleanup removed it. Start from a later version: set a newer startingVersion (or "
+        + "startingVersion=earliest), or for a running stream move or delete its checkpoint/offsets.");
+  }
+
   /** A variant column of a data file whose Parquet layout or binary encoding is not a variant's. */
   public static InvalidDataFileException malformedVariant(String file, String column, String problem) {
     return new InvalidDataFileException("Column '" + column + "' of data file " + file + " holds a malformed "

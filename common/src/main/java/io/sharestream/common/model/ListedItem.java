@@ -6,12 +6,18 @@ public final class ListedItem {
   private final String share;
   private final String schema;
   private final String id;
+  private final TableAccess access;
 
   public ListedItem(String name, String share, String schema, String id) {
+    this(name, share, schema, id, TableAccess.URL_ONLY);
+  }
+
+  public ListedItem(String name, String share, String schema, String id, TableAccess access) {
     this.name = name;
     this.share = share;
     this.schema = schema;
     this.id = id;
+    this.access = access;
   }
 
   public String name() {
@@ -31,6 +37,11 @@ public final class ListedItem {
   /** Server-assigned id, when sent. */
   public String id() {
     return id;
+  }
+
+  /** For a table: how it may be read ({@code accessModes}; URLs only when the server says nothing). */
+  public TableAccess access() {
+    return access;
   }
 
   @Override

@@ -24,10 +24,17 @@ public final class TableMetadata implements SharingAction {
   private final Long version;
   private final Long size;
   private final Long numFiles;
+  private final TableAccess access;
   private volatile StructType schema;
 
   public TableMetadata(String id, String name, String description, String schemaString, List<String> partitionColumns,
       Map<String, String> configuration, Long version, Long size, Long numFiles) {
+    this(id, name, description, schemaString, partitionColumns, configuration, version, size, numFiles,
+        TableAccess.URL_ONLY);
+  }
+
+  public TableMetadata(String id, String name, String description, String schemaString, List<String> partitionColumns,
+      Map<String, String> configuration, Long version, Long size, Long numFiles, TableAccess access) {
     this.id = Objects.requireNonNull(id, "id");
     this.name = name;
     this.description = description;
@@ -37,6 +44,7 @@ public final class TableMetadata implements SharingAction {
     this.version = version;
     this.size = size;
     this.numFiles = numFiles;
+    this.access = Objects.requireNonNull(access, "access");
   }
 
   /** Parses the body of a {@code metaData} line (parquet response format). */
@@ -62,7 +70,7 @@ public final class TableMetadata implements SharingAction {
     m.path("configuration").fields().forEachRemaining(e -> conf.put(e.getKey(), e.getValue().asText()));
     return new TableMetadata(m.get("id").asText(), text(m, "name"), text(m, "description"),
         m.get("schemaString").asText(), parts, conf, number(line, "version"), number(line, "size"),
-        number(line, "numFiles"));
+        number(line, "numFiles"), TableAccess.fromJson(line));
   }
 
   private static String text(JsonNode n, String field) {
@@ -128,10 +136,15 @@ public final class TableMetadata implements SharingAction {
     return numFiles;
   }
 
+  /** How the table may be read: URLs, its directory, or both ({@code accessModes}). */
+  public TableAccess access() {
+    return access;
+  }
+
   /** The same metadata reported for {@code v}. */
   public TableMetadata withVersion(long v) {
     return new TableMetadata(id, name, description, schemaString, partitionColumns, configuration, v, size,
-        numFiles);
+        numFiles, access);
   }
 
   /** Same table description, ignoring the version it was reported at. */
