@@ -48,6 +48,26 @@ public final class ChangesRequest {
     return this;
   }
 
+  Long startingVersion() {
+    return startingVersion;
+  }
+
+  Instant startingTimestamp() {
+    return startingTimestamp;
+  }
+
+  Long endingVersion() {
+    return endingVersion;
+  }
+
+  Instant endingTimestamp() {
+    return endingTimestamp;
+  }
+
+  boolean includeHistoricalMetadata() {
+    return includeHistoricalMetadata;
+  }
+
   Map<String, String> params(String pageToken) {
     Map<String, String> p = new LinkedHashMap<>();
     if (startingVersion != null) {

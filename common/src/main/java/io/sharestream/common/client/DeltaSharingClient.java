@@ -352,7 +352,7 @@ public final class DeltaSharingClient implements AutoCloseable {
             metadata = format.metadata(n.get("metaData"), what);
             lines++;
           } else if (n.has("endStreamAction")) {
-            FileListing.checkEndStream(n.get("endStreamAction"), what);
+            ServerListing.checkEndStream(n.get("endStreamAction"), what);
           }
         }
       } catch (IllegalArgumentException e) {
@@ -365,6 +365,31 @@ public final class DeltaSharingClient implements AutoCloseable {
     });
   }
 
+  /**
+   * Temporary credentials to read {@code location} (the table's root or one of its auxiliary locations; null: the
+   * root) straight from storage, for a table shared with directory access: the {@code credentials} object of the
+   * answer. Its secrets are never logged.
+   */
+  public JsonNode temporaryTableCredentials(TableRef table, String location) {
+    String what = "temporary credentials for " + table + (location == null ? "" : " at " + location);
+    String body = location == null ? "{}" : JSON.createObjectNode().put("location", location).toString();
+    return retrier.call(what, () -> {
+      Answer r = send("POST", tablePath(table) + "/temporary-table-credentials", Collections.<String, String>emptyMap(),
+          body, what, AnswerKind.PLAIN);
+      JsonNode n;
+      try (InputStream in = r.body()) {
+        n = JSON.readTree(in);
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw Errors.protocol(what, "the answer is not JSON");
+      }
+      JsonNode credentials = n == null ? null : n.get("credentials");
+      if (credentials == null || !credentials.isObject()) {
+        throw Errors.protocol(what, "the answer has no credentials object");
+      }
+      return credentials;
+    });
+  }
+
   // ------------------------------------------------------------------ query and changes
 
   /**
@@ -373,14 +398,14 @@ public final class DeltaSharingClient implements AutoCloseable {
    */
   public FileListing query(TableRef table, QueryRequest request) {
     String what = "the query of " + table + " " + request;
-    return new FileListing(this, table.toString(), what, new QueryPages(this, table, request, what),
+    return new ServerListing(this, table.toString(), what, new QueryPages(this, table, request, what),
         request.versioned());
   }
 
   /** Reads the change data feed; the returned listing streams its lines and must be closed. */
   public FileListing changes(TableRef table, ChangesRequest request) {
     String what = "the changes of " + table + " " + request;
-    return new FileListing(this, table.toString(), what, pageToken -> send("GET", tablePath(table) + "/changes",
+    return new ServerListing(this, table.toString(), what, pageToken -> send("GET", tablePath(table) + "/changes",
         request.params(pageToken), null, what, AnswerKind.FILES), true);
   }
 

@@ -29,7 +29,7 @@ import java.util.UUID;
  * reference server's stand-in, whose results ignore the query's version and the client's reader features) makes the
  * client send its queries synchronously from then on, starting with this one.
  */
-final class QueryPages implements FileListing.PageOpener {
+final class QueryPages implements ServerListing.PageOpener {
   private static final Duration LONGEST_POLL_WAIT = Duration.ofSeconds(10);
   /** A status line is short; a first line longer than this is the protocol line of an answer. */
   private static final int STATUS_LINE_LIMIT = 64 * 1024;

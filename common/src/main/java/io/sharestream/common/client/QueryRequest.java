@@ -85,6 +85,21 @@ public final class QueryRequest {
     return maxFiles;
   }
 
+  /** The snapshot time asked for, or null. */
+  Instant timestamp() {
+    return timestamp;
+  }
+
+  /** The first version of a history query, or null. */
+  Long startingVersion() {
+    return startingVersion;
+  }
+
+  /** The last version of a history query, or null (the latest). */
+  Long endingVersion() {
+    return endingVersion;
+  }
+
   /** The snapshot version asked for, or null. */
   Long version() {
     return version;

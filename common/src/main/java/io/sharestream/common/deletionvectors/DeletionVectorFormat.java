@@ -71,4 +71,20 @@ public final class DeletionVectorFormat {
     }
     return rows;
   }
+
+  /**
+   * The path, relative to the table's root, of the file of a stored deletion vector ({@code u} descriptor):
+   * {@code [<prefix>/]deletion_vector_<uuid>.bin}, its UUID the last 20 characters (Z85) of {@code pathOrInlineDv},
+   * the random prefix what comes before them (Delta protocol, "Deletion Vector Descriptor Schema").
+   */
+  public static String storedPath(String pathOrInlineDv) {
+    if (pathOrInlineDv.length() < Z85.UUID_LENGTH) {
+      throw new IllegalArgumentException("a stored deletion vector's path '" + pathOrInlineDv + "' is shorter than "
+          + "its UUID");
+    }
+    int cut = pathOrInlineDv.length() - Z85.UUID_LENGTH;
+    String prefix = pathOrInlineDv.substring(0, cut);
+    String name = "deletion_vector_" + Z85.decodeUuid(pathOrInlineDv.substring(cut)) + ".bin";
+    return prefix.isEmpty() ? name : prefix + "/" + name;
+  }
 }
