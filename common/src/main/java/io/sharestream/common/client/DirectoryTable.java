@@ -83,7 +83,7 @@ final class DirectoryTable {
     DirectoryListing.ExpiryTracker expiry = new DirectoryListing.ExpiryTracker();
     Long stamp = q.version() != null || q.timestamp() != null ? v : null; // latest snapshots carry no version
     Iterator<ObjectNode> adds = s.files();
-    return new DirectoryListing(v, protocol(s.protocol(), null), metadata(s.metadata(), stamp),
+    return new DirectoryListing(v, protocol(s.protocol(), null), metadata(s.metadata(), null),
         new Mapped(adds, add -> file("add", add, stamp, null, expiry)), expiry);
   }
 
@@ -92,7 +92,36 @@ final class DirectoryTable {
     long from = c.startingVersion() != null ? c.startingVersion() : log.versionAtOrAfter(c.startingTimestamp());
     long end = c.endingVersion() != null ? c.endingVersion()
         : c.endingTimestamp() != null ? versionAtOrBefore(c.endingTimestamp()) : latest;
-    return history(from, Math.min(end, latest), true, c.includeHistoricalMetadata());
+    end = Math.min(end, latest);
+    checkChangeDataRecorded(from, end);
+    return history(from, end, true, c.includeHistoricalMetadata());
+  }
+
+  /**
+   * Refuses a range with a version whose table did not record change data, as servers do, naming the first such
+   * version. A commit's {@code metaData} comes before its files (Delta writes it so): each commit is read up to its
+   * first file.
+   */
+  private void checkChangeDataRecorded(long from, long to) {
+    if (!metadata(log.snapshot(from).metadata(), from).changeDataFeedEnabled()) {
+      throw Errors.changeDataNotRecorded(table, from);
+    }
+    for (LogCommit c : log.commits(from + 1, to)) {
+      Iterator<ObjectNode> it = c.actions();
+      try {
+        while (it.hasNext()) {
+          ObjectNode a = it.next();
+          if (a.has("add") || a.has("remove") || a.has("cdc")) {
+            break;
+          }
+          if (a.has("metaData") && !metadata(a.get("metaData"), c.version()).changeDataFeedEnabled()) {
+            throw Errors.changeDataNotRecorded(table, c.version());
+          }
+        }
+      } finally {
+        closeQuietly(it);
+      }
+    }
   }
 
   /** The last version committed at or before {@code t}. */

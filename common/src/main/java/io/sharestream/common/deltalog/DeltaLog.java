@@ -101,6 +101,9 @@ public final class DeltaLog {
    * readable when one of them is gone from the log.
    */
   public List<LogCommit> commits(long from, long to) {
+    if (to < from) {
+      return new ArrayList<>();
+    }
     Listing l = list(Math.max(0, from - 1), to);
     if (!l.contiguous(from, to)) {
       throw Errors.logVersionUnavailable(table, from, l.commits.isEmpty() ? -1 : l.commits.firstKey());

@@ -298,6 +298,12 @@ public final class Errors {
         + "(accessMode=url) if the server offers them.");
   }
 
+  /** A change data range of a table read from its storage directory with a version that recorded no change data. */
+  public static ChangeDataNotRecordedException changeDataNotRecorded(String table, long version) {
+    return new ChangeDataNotRecordedException("The change data feed was not recorded for version " + version + " of "
+        + table + ". Read from a version where the provider had enabled it (or set readChangeFeed=false).", version);
+  }
+
   /**
    * A version of a table read from its storage directory whose commit is gone from its {@code _delta_log} (cleaned
    * up), or not there yet; {@code earliest}: the first commit still listed, or -1.

@@ -13,12 +13,17 @@ import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.InputFile;
 
 /** A table's {@code _delta_log} on the local disk, listed in name order as object stores list. */
-final class LocalLogFiles implements LogFiles {
+public final class LocalLogFiles implements LogFiles {
   private final Path log;
   int listings;
 
   LocalLogFiles(Path table) {
     this.log = table.resolve("_delta_log");
+  }
+
+  /** The log of the table in directory {@code table}. */
+  public static LocalLogFiles of(Path table) {
+    return new LocalLogFiles(table);
   }
 
   @Override

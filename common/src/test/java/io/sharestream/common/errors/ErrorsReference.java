@@ -189,6 +189,7 @@ final class ErrorsReference {
       factory("physicalColumnsMissing", "a column-mapped file", "{file}", List.of("{physical names}"),
           List.of("{file's columns}")),
       factory("malformedVariant", "a variant not in the Variant encoding", "{file}", "{column}", "{problem}"),
+      factory("changeDataNotRecorded", "a directory-access range without change data", "{table}", 3L),
       factory("logUnreadable", "a directory-access table whose log cannot be read", "{table}", "{problem}"),
       factory("logVersionUnavailable", "a directory-access version cleaned up from the log", "{table}", 7L, 12L),
       factory("shreddedVariant", "a shredded variant on a Spark that does not read them", "{file}", "{column}",
