@@ -434,6 +434,34 @@ public final class Errors {
         + "retried with backoff; raise the retry limits if it needs longer to recover.", last);
   }
 
+  /**
+   * The temporary table credentials a sharing server vended (directory-based access: the table is read straight from
+   * its storage with them) cannot be used: {@code problem} names the field missing or the kind not known.
+   */
+  public static ProtocolViolationException unusableStorageCredentials(String problem) {
+    return new ProtocolViolationException("The temporary table credentials the sharing server answered cannot be "
+        + "used to read the table's storage: " + redact(problem) + ". Report this to the data provider (or the "
+        + "server's maintainers).");
+  }
+
+  /**
+   * {@code location} (a table's storage location, or the path of one of its files in its Delta log) names no object
+   * this reader can reach, or is malformed: {@code problem} says how.
+   */
+  public static ProtocolViolationException unsupportedStorageLocation(String location, String problem) {
+    return new ProtocolViolationException("The storage location '" + redact(location) + "' cannot be read: "
+        + redact(problem) + ". Tables are read from Amazon S3 (s3://, s3a://, s3n://), Azure Data Lake Storage and "
+        + "Blob Storage (abfss://, abfs://, wasbs://, wasb://) and Google Cloud Storage (gs://); report any other "
+        + "location to the data provider.");
+  }
+
+  /** The object listing {@code store} answered (e.g. "Amazon S3") cannot be read: {@code problem} says why. */
+  public static ProtocolViolationException unreadableStorageListing(String store, String problem) {
+    return new ProtocolViolationException("The object listing " + store + " answered cannot be read: "
+        + redact(problem) + ". The storage did not answer as " + store + " does: check the storage endpoint "
+        + "settings (an emulator or S3-compatible server must speak that API).");
+  }
+
   public static ProtocolViolationException protocol(String what, String problem) {
     return new ProtocolViolationException("The server's answer to " + what + " does not follow the Delta Sharing "
         + "protocol: " + redact(problem));

@@ -142,8 +142,11 @@ final class ErrorsReference {
       new Kind(InvalidRequestException.class, "The server refused a request as invalid (HTTP 400) for a reason "
           + "without a more specific type, or answered another unexpected status.", "The server's words in the "
           + "message say why; a value the server refuses (a version or timestamp) is fixed in the options."),
-      new Kind(ProtocolViolationException.class, "The server's answer does not follow the Delta Sharing protocol.",
-          "Report the message to the data provider (or the server's maintainers)."),
+      new Kind(ProtocolViolationException.class, "The server's answer does not follow the Delta Sharing protocol; "
+          + "also, for tables read straight from their storage, temporary credentials that cannot be used, a storage "
+          + "location of no object store read here, or a storage listing that is not the store's.",
+          "Report the message to the data provider (or the server's maintainers); for a listing through an emulator "
+          + "or an S3-compatible server, check the storage endpoint settings."),
       new Kind(CancelledException.class, "A request or read was cut short because its client was closed: a "
           + "connector task or query stopping.", "None: it is not reported as a failure."),
       new Kind(DeltaSharingException.class, "The base of every type above; raised as such only when a request or "
@@ -216,6 +219,15 @@ final class ErrorsReference {
       factory("fromResponse", "any other status", 409, "{server message}", "{what}", null),
       factory("protocol", "a bad answer", "{what}", "{problem}"),
       factory("unexpectedFormat", "a format not asked for", "{what}", "delta", "parquet"),
+      factory("unusableStorageCredentials", "temporary credentials with a field missing",
+          "the field awsTempCredentials.secretAccessKey is missing or empty"),
+      factory("unusableStorageCredentials", "temporary credentials of an unknown kind", "they are of a kind this "
+          + "reader does not know (fields: {fields}; known kinds: awsTempCredentials, azureUserDelegationSas, "
+          + "gcpOauthToken)"),
+      factory("unsupportedStorageLocation", "a location of another scheme", "{location}",
+          "its scheme '{scheme}' is not one of an object store this reader reaches"),
+      factory("unreadableStorageListing", "a listing answer that is not the store's", "Amazon S3",
+          "its root element is <Error>, not <ListBucketResult>"),
       factory("cancelled", "a client closed", "{what}"));
 
   private ErrorsReference() {}
