@@ -29,17 +29,18 @@ public final class ClientSettings {
   private final Set<String> readerFeatures;
   private final Duration expiryWarning;
   private final NetworkSettings network;
+  private final AccessSettings access;
 
   /** Settings reading the {@link ProtocolInfo#SUPPORTED_READER_FEATURES}. */
   public ClientSettings(Duration connectTimeout, Duration requestTimeout, Duration readTimeout, RetrySettings retry,
       String userAgent, Sleeper sleeper, ResponseFormat responseFormat) {
     this(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, responseFormat,
-        ProtocolInfo.SUPPORTED_READER_FEATURES, DEFAULT_EXPIRY_WARNING, NetworkSettings.SYSTEM);
+        ProtocolInfo.SUPPORTED_READER_FEATURES, DEFAULT_EXPIRY_WARNING, NetworkSettings.SYSTEM, AccessSettings.DEFAULT);
   }
 
   private ClientSettings(Duration connectTimeout, Duration requestTimeout, Duration readTimeout, RetrySettings retry,
       String userAgent, Sleeper sleeper, ResponseFormat responseFormat, Set<String> readerFeatures,
-      Duration expiryWarning, NetworkSettings network) {
+      Duration expiryWarning, NetworkSettings network, AccessSettings access) {
     this.connectTimeout = Objects.requireNonNull(connectTimeout);
     this.requestTimeout = Objects.requireNonNull(requestTimeout);
     this.readTimeout = Objects.requireNonNull(readTimeout);
@@ -54,6 +55,17 @@ public final class ClientSettings {
     this.readerFeatures = Collections.unmodifiableSet(features);
     this.expiryWarning = Objects.requireNonNull(expiryWarning);
     this.network = Objects.requireNonNull(network);
+    this.access = Objects.requireNonNull(access);
+  }
+
+  /** Whether tables are read through URLs or from their directories, and how storage is reached for the latter. */
+  public AccessSettings access() {
+    return access;
+  }
+
+  public ClientSettings withAccess(AccessSettings a) {
+    return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, responseFormat,
+        readerFeatures, expiryWarning, network, a);
   }
 
   /** Proxies and trusted certificates of every request (the API, OAuth token endpoints, storage). */
@@ -63,7 +75,7 @@ public final class ClientSettings {
 
   public ClientSettings withNetwork(NetworkSettings n) {
     return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, responseFormat,
-        readerFeatures, expiryWarning, n);
+        readerFeatures, expiryWarning, n, access);
   }
 
   /** How long before the profile's bearer token expires a warning is logged (zero: never). */
@@ -73,7 +85,7 @@ public final class ClientSettings {
 
   public ClientSettings withExpiryWarning(Duration ahead) {
     return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, responseFormat,
-        readerFeatures, ahead, network);
+        readerFeatures, ahead, network, access);
   }
 
   public Duration connectTimeout() {
@@ -119,27 +131,27 @@ public final class ClientSettings {
 
   public ClientSettings withRetry(RetrySettings r) {
     return new ClientSettings(connectTimeout, requestTimeout, readTimeout, r, userAgent, sleeper, responseFormat,
-        readerFeatures, expiryWarning, network);
+        readerFeatures, expiryWarning, network, access);
   }
 
   public ClientSettings withTimeouts(Duration connect, Duration request, Duration read) {
     return new ClientSettings(connect, request, read, retry, userAgent, sleeper, responseFormat, readerFeatures,
-        expiryWarning, network);
+        expiryWarning, network, access);
   }
 
   public ClientSettings withUserAgent(String ua) {
     return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, ua, sleeper, responseFormat,
-        readerFeatures, expiryWarning, network);
+        readerFeatures, expiryWarning, network, access);
   }
 
   public ClientSettings withResponseFormat(ResponseFormat f) {
     return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, f,
-        readerFeatures, expiryWarning, network);
+        readerFeatures, expiryWarning, network, access);
   }
 
   public ClientSettings withSleeper(Sleeper s) {
     return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, s, responseFormat,
-        readerFeatures, expiryWarning, network);
+        readerFeatures, expiryWarning, network, access);
   }
 
   /**
@@ -148,6 +160,6 @@ public final class ClientSettings {
    */
   public ClientSettings withReaderFeatures(Set<String> features) {
     return new ClientSettings(connectTimeout, requestTimeout, readTimeout, retry, userAgent, sleeper, responseFormat,
-        Objects.requireNonNull(features), expiryWarning, network);
+        Objects.requireNonNull(features), expiryWarning, network, access);
   }
 }

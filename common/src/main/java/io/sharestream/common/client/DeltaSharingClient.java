@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sharestream.common.errors.CancelledException;
 import io.sharestream.common.errors.DeltaSharingException;
 import io.sharestream.common.errors.EndpointUnreachableException.Target;
+import io.sharestream.common.deltalog.DeltaLog;
 import io.sharestream.common.errors.Errors;
 import io.sharestream.common.errors.InvalidRequestException;
 import io.sharestream.common.errors.TableNotFoundException;
@@ -64,6 +65,11 @@ public final class DeltaSharingClient implements AutoCloseable {
   private final Retrier retrier;
   private final AnswerFormat format;
   private final Set<IdleTimeoutInputStream> bodies = ConcurrentHashMap.newKeySet();
+  /** What the server last said of each table's access modes. */
+  private final Map<TableRef, TableAccess> access = new ConcurrentHashMap<>();
+  /** The directory readers of tables read by directory access, with the access they were made for. */
+  private final Map<TableRef, DirectoryTable> directories = new ConcurrentHashMap<>();
+  private final Map<TableRef, TableAccess> directoryAccess = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private volatile boolean asyncQueries = true;
 
@@ -148,14 +154,16 @@ public final class DeltaSharingClient implements AutoCloseable {
   }
 
   /**
-   * Sends a GET for {@code range} of a file in storage (a pre-signed URL: no credentials of ours) over the client's
+   * Sends a GET for {@code range} (null: all) of a file in storage (a signed URL) over the client's
    * transport, its proxies and trust, and waits for its status and headers; {@link #close()} aborts the wait and
    * any read of the body. The answer, and each read of its body, may take the read timeout.
    */
   Answer storageGet(String url, String range, String what) throws IOException {
     checkOpen();
     Map<String, String> headers = new LinkedHashMap<>();
-    headers.put("Range", range);
+    if (range != null) {
+      headers.put("Range", range);
+    }
     headers.put("User-Agent", settings.userAgent());
     try {
       return http.send("GET", URI.create(url), headers, null, null, Target.STORAGE, settings.readTimeout());
@@ -256,14 +264,63 @@ public final class DeltaSharingClient implements AutoCloseable {
 
   // ------------------------------------------------------------------ table version and metadata
 
-  /** The table's latest version. */
+  /**
+   * The table's latest version. A table read from its directory asks the server for its metadata too, which keeps
+   * its access modes current (a table the provider moves to URL access is read by URL from then on) and its access
+   * checked.
+   */
   public long tableVersion(TableRef table) {
-    return version(table, null);
+    DirectoryTable dir = directory(table);
+    if (dir != null) {
+      serverMetadata(table, null, null);
+      dir = directory(table);
+    }
+    return dir != null ? dir.tableVersion() : version(table, null);
   }
 
   /** The first version committed at or after {@code startingTimestamp} (needs history sharing). */
   public long tableVersionAt(TableRef table, Instant startingTimestamp) {
-    return version(table, startingTimestamp);
+    DirectoryTable dir = directory(table);
+    return dir != null ? dir.tableVersionAt(startingTimestamp) : version(table, startingTimestamp);
+  }
+
+  // ------------------------------------------------------------------ access modes
+
+  /**
+   * The table's directory reader when it is to be read from its storage directory ({@link AccessSettings}: by
+   * {@code dir} access where asked for, or where the server offers no other), else null. What the server offers
+   * is learnt from its metadata answers (asked for here under {@code accessMode=dir} if none came yet).
+   */
+  private DirectoryTable directory(TableRef table) {
+    AccessSettings.Mode mode = settings.access().mode();
+    TableAccess a = access.get(table);
+    if (a == null) {
+      if (mode != AccessSettings.Mode.DIR) {
+        return null; // by URL until a metadata answer (every planner asks for one first) says otherwise
+      }
+      a = serverMetadata(table, null, null).metadata().access();
+    }
+    boolean byDirectory = mode == AccessSettings.Mode.DIR
+        || (mode == AccessSettings.Mode.AUTO && !a.offers(TableAccess.Mode.URL) && a.offers(TableAccess.Mode.DIR));
+    if (mode == AccessSettings.Mode.URL && !a.offers(TableAccess.Mode.URL) && a.offers(TableAccess.Mode.DIR)) {
+      throw Errors.accessModeRefused(table.toString(), a, mode.toString());
+    }
+    if (!byDirectory) {
+      return null;
+    }
+    if (!a.offers(TableAccess.Mode.DIR) || a.location() == null) {
+      throw Errors.accessModeRefused(table.toString(), a, mode.toString());
+    }
+    TableAccess offered = a;
+    DirectoryTable dir = directories.get(table);
+    if (dir == null || !offered.equals(directoryAccess.get(table))) {
+      VendedStorage storage = new VendedStorage(this, table, offered, settings.access().storage(), clock);
+      dir = new DirectoryTable(table.toString(), new DeltaLog(new StorageLogFiles(this, storage, table.toString()),
+          table.toString()), storage, settings.readerFeatures());
+      directories.put(table, dir);
+      directoryAccess.put(table, offered);
+    }
+    return dir;
   }
 
   private long version(TableRef table, Instant ts) {
@@ -320,6 +377,20 @@ public final class DeltaSharingClient implements AutoCloseable {
    * view answers the latest without a version ({@link TableSnapshotInfo#isView()}).
    */
   public TableSnapshotInfo metadata(TableRef table, Long version, Instant timestamp) {
+    DirectoryTable dir = directory(table);
+    return dir != null ? dir.metadata(version, timestamp) : serverMetadata(table, version, timestamp);
+  }
+
+  /** The server's metadata answer; the table's access modes are taken from it. */
+  private TableSnapshotInfo serverMetadata(TableRef table, Long version, Instant timestamp) {
+    TableSnapshotInfo info = askMetadata(table, version, timestamp);
+    if (!info.isView()) {
+      access.put(table, info.metadata().access());
+    }
+    return info;
+  }
+
+  private TableSnapshotInfo askMetadata(TableRef table, Long version, Instant timestamp) {
     String what = "the metadata of " + table + (version != null ? " at version " + version
         : timestamp != null ? " at " + timestamp : "");
     Map<String, String> q = new LinkedHashMap<>();
@@ -397,6 +468,10 @@ public final class DeltaSharingClient implements AutoCloseable {
    * answered asynchronously ({@link QueryPages}).
    */
   public FileListing query(TableRef table, QueryRequest request) {
+    DirectoryTable dir = directory(table);
+    if (dir != null) {
+      return dir.query(request);
+    }
     String what = "the query of " + table + " " + request;
     return new ServerListing(this, table.toString(), what, new QueryPages(this, table, request, what),
         request.versioned());
@@ -404,6 +479,10 @@ public final class DeltaSharingClient implements AutoCloseable {
 
   /** Reads the change data feed; the returned listing streams its lines and must be closed. */
   public FileListing changes(TableRef table, ChangesRequest request) {
+    DirectoryTable dir = directory(table);
+    if (dir != null) {
+      return dir.changes(request);
+    }
     String what = "the changes of " + table + " " + request;
     return new ServerListing(this, table.toString(), what, pageToken -> send("GET", tablePath(table) + "/changes",
         request.params(pageToken), null, what, AnswerKind.FILES), true);

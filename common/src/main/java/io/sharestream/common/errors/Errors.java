@@ -298,6 +298,35 @@ public final class Errors {
         + "(accessMode=url) if the server offers them.");
   }
 
+  /**
+   * Object storage refused a request for a table read from its storage directory: HTTP 401/403 with the credentials
+   * the sharing server vended (revoked, or not covering what the log names), or another refusal.
+   */
+  public static DeltaSharingException storageRefused(String table, String what, int status, String body) {
+    String said = body == null || body.trim().isEmpty() ? "" : " Storage said: " + serverMessage(body);
+    if (status == 401 || status == 403) {
+      return new AccessDeniedException("Storage refused " + what + " (HTTP " + status + ") with the credentials the "
+          + "sharing server vended for " + table + ": the provider may have revoked this recipient's directory "
+          + "access. It is tried again with new credentials; ask the data provider if it persists, or read the "
+          + "table through URLs (accessMode=url) if the server offers them." + said);
+    }
+    return logUnreadable(table, "storage answered HTTP " + status + " for " + what + "." + said);
+  }
+
+  /**
+   * A table whose access modes do not include the one {@code accessMode} asks for (or that is shared for directory
+   * access without a location).
+   */
+  public static InvalidSettingException accessModeRefused(String table, io.sharestream.common.model.TableAccess offered,
+      String accessMode) {
+    String modes = offered.modes().isEmpty() ? "no access mode this client reads"
+        : offered.modes().toString().toLowerCase(java.util.Locale.ROOT);
+    return new InvalidSettingException(table + " is shared for " + modes + " access"
+        + (offered.offers(io.sharestream.common.model.TableAccess.Mode.DIR) && offered.location() == null
+            ? " but without a storage location" : "") + ", which accessMode=" + accessMode + " does not read. Set "
+        + "accessMode=auto to read each table the way its server offers.");
+  }
+
   /** A change data range of a table read from its storage directory with a version that recorded no change data. */
   public static ChangeDataNotRecordedException changeDataNotRecorded(String table, long version) {
     return new ChangeDataNotRecordedException("The change data feed was not recorded for version " + version + " of "

@@ -193,6 +193,12 @@ final class ErrorsReference {
           List.of("{file's columns}")),
       factory("malformedVariant", "a variant not in the Variant encoding", "{file}", "{column}", "{problem}"),
       factory("changeDataNotRecorded", "a directory-access range without change data", "{table}", 3L),
+      factory("storageRefused", "storage refusing vended credentials", "{table}", "{what}", 403,
+          "<Error><Code>AccessDenied</Code><Message>{storage message}</Message></Error>"),
+      factory("storageRefused", "storage refusing otherwise", "{table}", "{what}", 404, ""),
+      factory("accessModeRefused", "a table not shared for the access asked", "{table}",
+          new io.sharestream.common.model.TableAccess(java.util.EnumSet.of(
+              io.sharestream.common.model.TableAccess.Mode.DIR), "s3://{bucket}/{path}", List.of()), "url"),
       factory("logUnreadable", "a directory-access table whose log cannot be read", "{table}", "{problem}"),
       factory("logVersionUnavailable", "a directory-access version cleaned up from the log", "{table}", 7L, 12L),
       factory("shreddedVariant", "a shredded variant on a Spark that does not read them", "{file}", "{column}",
