@@ -18,7 +18,8 @@ import java.util.function.Function;
 /**
  * The Delta Sharing REST API under the server's prefix: bearer-token auth, fault injection, routing, the list
  * endpoints, table version and the {@code fileidhash} header. Metadata, query and changes are answered by
- * {@link TableResponses}, async queries and their polls by {@link AsyncQueries}.
+ * {@link TableResponses}, async queries and their polls by {@link AsyncQueries}, temporary table credentials by
+ * {@link CredentialVending}; query and changes of a table without {@link AccessMode#URL} access are refused.
  */
 final class ApiHandler implements HttpHandler {
   static final String FILE_ID_HASH = "fileidhash";
@@ -26,11 +27,13 @@ final class ApiHandler implements HttpHandler {
   private final DeltaSharingServer server;
   private final TableResponses responses;
   private final AsyncQueries async;
+  private final CredentialVending vending;
 
   ApiHandler(DeltaSharingServer server) {
     this.server = server;
     this.responses = new TableResponses(server);
     this.async = new AsyncQueries(server, responses);
+    this.vending = new CredentialVending(server);
   }
 
   /** The log entry of the request this thread answers: its status is logged before the headers go out. */
@@ -135,6 +138,7 @@ final class ApiHandler implements HttpHandler {
           case "metadata": return Endpoint.METADATA;
           case "query": return Endpoint.QUERY;
           case "changes": return Endpoint.CHANGES;
+          case "temporary-table-credentials": return Endpoint.TEMPORARY_CREDENTIALS;
           default: return Endpoint.UNKNOWN;
         }
       case 8:
@@ -183,15 +187,18 @@ final class ApiHandler implements HttpHandler {
       case QUERY:
         requireMethod(req, "POST");
         echoFileIdHash(req);
-        return async.query(req, table(req), fault, entry);
+        return async.query(req, urlTable(req), fault, entry);
       case QUERY_STATUS:
         requireMethod(req, "POST");
         echoFileIdHash(req);
-        return async.poll(req, table(req), fault);
+        return async.poll(req, urlTable(req), fault);
       case CHANGES:
         requireMethod(req, "GET");
         echoFileIdHash(req);
-        return responses.changes(req, table(req), fault);
+        return responses.changes(req, urlTable(req), fault);
+      case TEMPORARY_CREDENTIALS:
+        requireMethod(req, "POST");
+        return vending.answer(req, table(req));
       default:
         return notFoundAsAWebServer(req.exchange);
     }
@@ -228,7 +235,12 @@ final class ApiHandler implements HttpHandler {
     if (shareId != null) {
       n.put("shareId", shareId);
     }
-    return n.put("id", t.id);
+    n.put("id", t.id);
+    ObjectNode access = ObjectStore.accessFields(t);
+    if (access != null) {
+      n.setAll(access);
+    }
+    return n;
   }
 
   private String share(Request req) {
@@ -246,6 +258,22 @@ final class ApiHandler implements HttpHandler {
             + "please contact your share provider for further information."));
     if (t.accessDenied()) {
       throw ProtocolError.permissionDenied("User does not have permission to access table " + t.fullName() + ".");
+    }
+    return t;
+  }
+
+  /**
+   * The table of a query, poll or changes request: refused (400 {@code UNSUPPORTED_OPERATION}) when it is shared for
+   * directory-based access only, as a protocol server without URL access for it answers a client that ignores
+   * {@code accessModes}.
+   */
+  private SharedTable urlTable(Request req) {
+    SharedTable t = table(req);
+    if (!t.accessModes().contains(AccessMode.URL)) {
+      throw new ProtocolError(400, ProtocolError.UNSUPPORTED, "Table " + t.fullName() + " is shared for "
+          + "directory-based access only (accessModes " + CredentialVending.modes(t) + "): its files have no "
+          + "pre-signed URLs. Read it from its location (" + t.storageLocation() + ") with credentials from the "
+          + "temporary-table-credentials API.");
     }
     return t;
   }

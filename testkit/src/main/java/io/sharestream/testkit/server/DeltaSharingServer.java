@@ -25,8 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An embedded Delta Sharing server over local Delta tables: the protocol's REST API under {@code /delta-sharing},
- * pre-signed file downloads under {@code /storage}, and an OAuth token endpoint under {@code /oauth/token}, all on
- * 127.0.0.1 with an ephemeral port unless {@link Builder#bindAddress}, {@link Builder#port} and
+ * pre-signed file downloads under {@code /storage}, an OAuth token endpoint under {@code /oauth/token}, and an
+ * S3-compatible {@link ObjectStore} for directory-based access under {@code /kit} ({@link Builder#accessModes}), all
+ * on 127.0.0.1 with an ephemeral port unless {@link Builder#bindAddress}, {@link Builder#port} and
  * {@link Builder#publicUrl} say otherwise. Responses are streamed; nothing is cached, so tables changed on disk by a
  * {@link io.sharestream.testkit.delta.DeltaTableWriter} are served at once.
  *
@@ -70,10 +71,12 @@ public final class DeltaSharingServer implements AutoCloseable {
   private final Faults faults = new Faults();
   private final RequestLog requests = new RequestLog();
   private final FileUrls urls;
+  private final ObjectStore objectStore;
   private final OAuthHandler oauth;
   private volatile String bearerToken;
   private volatile String basicCredentials;
   private final Duration urlTtl;
+  private final Duration credentialTtl;
   private final boolean metadataSizes;
   private final TimestampResolution timestampResolution;
   private final boolean historyInDeltaFormat;
@@ -87,6 +90,7 @@ public final class DeltaSharingServer implements AutoCloseable {
     this.tables = b.tables;
     this.bearerToken = b.bearerToken;
     this.urlTtl = b.urlTtl;
+    this.credentialTtl = b.credentialTtl;
     this.metadataSizes = b.metadataSizes;
     this.timestampResolution = b.timestampResolution;
     this.historyInDeltaFormat = b.historyInDeltaFormat;
@@ -105,6 +109,7 @@ public final class DeltaSharingServer implements AutoCloseable {
     this.baseUrl = b.publicUrl != null ? b.publicUrl : (b.tls != null ? "https://" : "http://") + b.advertisedHost
         + ":" + http.getAddress().getPort();
     this.urls = new FileUrls(baseUrl);
+    this.objectStore = new ObjectStore(this);
     this.oauth = new OAuthHandler(this);
     AtomicInteger threads = new AtomicInteger();
     this.executor = Executors.newCachedThreadPool(r -> {
@@ -116,6 +121,7 @@ public final class DeltaSharingServer implements AutoCloseable {
     http.createContext(PREFIX, new ApiHandler(this));
     http.createContext("/storage/", new StorageHandler(this));
     http.createContext("/oauth/token", oauth);
+    http.createContext("/" + ObjectStore.BUCKET, new ObjectStoreHandler(this));
     http.start();
   }
 
@@ -128,6 +134,7 @@ public final class DeltaSharingServer implements AutoCloseable {
     private final SharedTables tables = new SharedTables();
     private String bearerToken = "token-" + UUID.randomUUID();
     private Duration urlTtl = Duration.ofHours(1);
+    private Duration credentialTtl = Duration.ofHours(1);
     private boolean metadataSizes;
     private TimestampResolution timestampResolution = TimestampResolution.EXACT;
     private boolean historyInDeltaFormat = true;
@@ -222,6 +229,36 @@ public final class DeltaSharingServer implements AutoCloseable {
 
     public Builder bearerToken(String token) {
       this.bearerToken = token;
+      return this;
+    }
+
+    /**
+     * How recipients may read the table {@code fullName} ({@code share.schema.table}, added before): {@code url},
+     * {@code dir} or both; changeable while the server runs ({@link SharedTables#accessModes}). Once set, its list
+     * entries and metaData lines carry {@code location} ({@code s3://kit/<share>/<schema>/<table>}),
+     * {@code auxiliaryLocations} and {@code accessModes}; without {@code url} its query and changes are refused; with
+     * {@code dir} it is vended credentials for the {@link ObjectStore}. Default: unset, answers without these fields,
+     * url access only.
+     */
+    public Builder accessModes(String fullName, AccessMode... modes) {
+      tables.get(fullName).accessModes(modes);
+      return this;
+    }
+
+    /** Adds {@code dir} as an auxiliary location of the table {@code fullName} (see
+     *  {@link SharedTable#addAuxiliaryLocation}). */
+    public Builder auxiliaryLocation(String fullName, Path dir) {
+      tables.get(fullName).addAuxiliaryLocation(dir);
+      return this;
+    }
+
+    /** Lifetime of vended temporary table credentials (default one hour); {@link Faults#credentialTtl} changes it
+     *  while the server runs. */
+    public Builder credentialTtl(Duration ttl) {
+      if (ttl.isNegative() || ttl.isZero()) {
+        throw new IllegalArgumentException("the credential lifetime must be positive: " + ttl);
+      }
+      this.credentialTtl = ttl;
       return this;
     }
 
@@ -437,6 +474,11 @@ public final class DeltaSharingServer implements AutoCloseable {
     return tables;
   }
 
+  /** The S3-compatible object store of directory-based access: its endpoint, region and bucket. */
+  public ObjectStore objectStore() {
+    return objectStore;
+  }
+
   /** Sets, while the server runs, when the queries of the table or view {@code fullName} are answered
    *  asynchronously (from the next submission on). */
   public DeltaSharingServer async(String fullName, AsyncMode mode) {
@@ -454,6 +496,14 @@ public final class DeltaSharingServer implements AutoCloseable {
 
   Duration urlTtl() {
     return urlTtl;
+  }
+
+  Duration credentialTtl() {
+    return credentialTtl;
+  }
+
+  String baseUrl() {
+    return baseUrl;
   }
 
   boolean metadataSizes() {

@@ -8,6 +8,10 @@ public enum Endpoint {
   QUERY_STATUS,
   /** Pre-signed file downloads. */
   STORAGE,
+  /** {@code POST .../tables/{t}/temporary-table-credentials}: credentials for directory-based access. */
+  TEMPORARY_CREDENTIALS,
+  /** The S3-compatible object store of directory-based access ({@link ObjectStore}): object reads and listings. */
+  OBJECT_STORE,
   /** The OAuth client-credentials token endpoint. */
   OAUTH_TOKEN,
   /** Anything that did not match a route. */

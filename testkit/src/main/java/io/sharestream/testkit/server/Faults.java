@@ -44,6 +44,7 @@ public final class Faults {
   private final List<Rule> rules = new ArrayList<>();
   private final Map<String, CountDownLatch[]> holds = new ConcurrentHashMap<>();
   private volatile Duration urlTtl;
+  private volatile Duration credentialTtl;
   private volatile Duration storageDelayPerChunk = Duration.ZERO;
   private volatile Duration storageLatency = Duration.ZERO;
   private volatile Duration apiLatency = Duration.ZERO;
@@ -135,7 +136,8 @@ public final class Faults {
   }
 
   /**
-   * Holds every download of the data file at {@code path} (its path in the table's log) until {@code release}
+   * Holds every download of the data file at {@code path} (its path in the table's log; in the object store, the
+   * key's path below the table's root) until {@code release}
    * opens, its answer's status and headers sent but not its body: {@code reached} counts down once per download held.
    * Lets a test stop a reader while it waits for one file and the files after it are already fetched.
    */
@@ -159,13 +161,23 @@ public final class Faults {
     return this;
   }
 
-  /** Sleeps {@code perChunk} before each 64 KiB chunk of a file download (slow storage). */
+  /**
+   * Temporary table credentials vended from now on expire after {@code ttl} (null: the server's
+   * {@link DeltaSharingServer.Builder#credentialTtl}); the object store refuses their requests after that.
+   */
+  public Faults credentialTtl(Duration ttl) {
+    this.credentialTtl = ttl;
+    return this;
+  }
+
+  /** Sleeps {@code perChunk} before each 64 KiB chunk of a file download or object store read (slow storage). */
   public Faults slowStorage(Duration perChunk) {
     this.storageDelayPerChunk = perChunk;
     return this;
   }
 
-  /** Waits {@code latency} before answering each file download (an object store's time to first byte). */
+  /** Waits {@code latency} before answering each file download and object store request (an object store's time to
+   *  first byte). */
   public Faults storageLatency(Duration latency) {
     this.storageLatency = latency;
     return this;
@@ -182,6 +194,7 @@ public final class Faults {
     holds.values().forEach(h -> h[1].countDown());
     holds.clear();
     urlTtl = null;
+    credentialTtl = null;
     storageDelayPerChunk = Duration.ZERO;
     storageLatency = Duration.ZERO;
     apiLatency = Duration.ZERO;
@@ -222,6 +235,10 @@ public final class Faults {
 
   Duration urlTtl() {
     return urlTtl;
+  }
+
+  Duration credentialTtl() {
+    return credentialTtl;
   }
 
   Duration apiLatency() {

@@ -33,17 +33,20 @@ final class Lines {
   private final boolean deletionVectorFileIds;
   private final String fileIdHash;
   private final boolean view;
+  private final ObjectNode accessFields;
 
   /**
    * Lines in delta format when {@code delta}, file lines then with {@code deletionVectorFileId} if asked for; file ids
    * by the {@code fileidhash} scheme asked for ({@code parquet}: MD5, {@code delta}: SHA-256 of the path; null: the
-   * response format's own); a {@code view}'s metaData line without its change data feed.
+   * response format's own); a {@code view}'s metaData line without its change data feed; metaData lines with
+   * {@code accessFields} ({@code location}, {@code auxiliaryLocations}, {@code accessModes}) when not null.
    */
-  Lines(boolean delta, boolean deletionVectorFileIds, String fileIdHash, boolean view) {
+  Lines(boolean delta, boolean deletionVectorFileIds, String fileIdHash, boolean view, ObjectNode accessFields) {
     this.delta = delta;
     this.deletionVectorFileIds = deletionVectorFileIds;
     this.fileIdHash = fileIdHash;
     this.view = view;
+    this.accessFields = accessFields;
   }
 
   String format() {
@@ -108,6 +111,9 @@ final class Lines {
     if (sizes != null) {
       body.put("size", sizes[0]);
       body.put("numFiles", sizes[1]);
+    }
+    if (accessFields != null) { // inside metaData in parquet format, beside deltaMetadata in delta format
+      body.setAll(accessFields);
     }
     return wrap("metaData", body);
   }

@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
 
 /**
  * What the server was asked, for tests that assert on client behaviour (retries, paging, refreshes). Keeps counts
- * per endpoint and the most recent {@value #KEEP} requests. Storage entries omit the URL's query (its signature).
+ * per endpoint and the most recent {@value #KEEP} requests. Storage entries omit the URL's query (its signature);
+ * object store entries keep theirs without its {@code X-Amz-} parameters (signature, credential, session token).
  */
 public final class RequestLog {
   static final int KEEP = 10_000;
@@ -31,6 +32,8 @@ public final class RequestLog {
     public volatile java.util.List<String> idempotencyKeyNames = java.util.List.of();
     /** The async query a submission was answered with (pending), or the one a poll asked for. */
     public volatile String queryId;
+    /** The access key id an object store request was signed with, once its signature is verified. */
+    public volatile String accessKeyId;
 
     Entry(Endpoint endpoint, String method, String path, String query, String capabilities, String userAgent,
         String range) {

@@ -14,7 +14,8 @@ import java.util.concurrent.CountDownLatch;
  *
  * <pre>
  * java -cp ... io.sharestream.testkit.server.ServerMain --port 8080 --token secret --config tables.json \
- *     [--profile out.share] [--url-ttl-seconds 3600] [--bind 0.0.0.0] [--public-url http://sharing:8080]
+ *     [--profile out.share] [--url-ttl-seconds 3600] [--credential-ttl-seconds 3600] [--bind 0.0.0.0] \
+ *     [--public-url http://sharing:8080]
  * </pre>
  *
  * {@code --bind} is the address to listen on (default the loopback address); {@code --public-url} the base URL that
@@ -23,9 +24,12 @@ import java.util.concurrent.CountDownLatch;
  * http://sharing:8080} for the other containers of its network.
  *
  * {@code tables.json}: {@code {"tables": [{"name": "share.schema.table", "location": "/path/to/delta/table",
- * "history": true}], "shareIds": {"share": "<id>"}, "historyInDeltaFormat": true}} ({@code history} and
- * {@code historyInDeltaFormat} default to true, shares have no id unless given one; see
- * {@link DeltaSharingServer.Builder#historyInDeltaFormat}).
+ * "history": true, "accessModes": ["url", "dir"]}], "shareIds": {"share": "<id>"}, "historyInDeltaFormat": true}}
+ * ({@code history} and {@code historyInDeltaFormat} default to true, shares have no id unless given one, tables no
+ * access modes (url only, not advertised); see {@link DeltaSharingServer.Builder#historyInDeltaFormat} and
+ * {@link DeltaSharingServer.Builder#accessModes}). Tables with {@code dir} access are read from the
+ * {@link ObjectStore} at the server's own address with the credentials vended, valid for
+ * {@code --credential-ttl-seconds}.
  */
 public final class ServerMain {
   private ServerMain() {}
@@ -37,7 +41,8 @@ public final class ServerMain {
     } catch (IllegalArgumentException e) {
       System.err.println("error: " + e.getMessage());
       System.err.println("usage: ServerMain --config tables.json [--port 0] [--token T] [--profile out.share] "
-          + "[--url-ttl-seconds 3600] [--bind ADDRESS] [--public-url http(s)://HOST[:PORT]]");
+          + "[--url-ttl-seconds 3600] [--credential-ttl-seconds 3600] [--bind ADDRESS] "
+          + "[--public-url http(s)://HOST[:PORT]]");
       System.exit(2);
       return;
     }
@@ -63,6 +68,7 @@ public final class ServerMain {
         case "--config": config = Path.of(value); break;
         case "--profile": profile = Path.of(value); break;
         case "--url-ttl-seconds": b.urlTtl(Duration.ofSeconds(Long.parseLong(value))); break;
+        case "--credential-ttl-seconds": b.credentialTtl(Duration.ofSeconds(Long.parseLong(value))); break;
         case "--bind": b.bindAddress(value); break;
         case "--public-url": b.publicUrl(value); break;
         default: throw new IllegalArgumentException("unknown option " + arg);
@@ -74,6 +80,9 @@ public final class ServerMain {
     JsonNode root = Lines.JSON.readTree(Files.readAllBytes(config));
     for (TableEntry t : readTables(config, root)) {
       b.table(t.share, t.schema, t.table, t.location, t.history);
+      if (t.accessModes != null) {
+        b.accessModes(t.share + "." + t.schema + "." + t.table, t.accessModes);
+      }
     }
     root.path("shareIds").fields().forEachRemaining(e -> b.shareId(e.getKey(), e.getValue().asText()));
     b.historyInDeltaFormat(root.path("historyInDeltaFormat").asBoolean(true));
@@ -97,7 +106,18 @@ public final class ServerMain {
       }
       Path location = Path.of(t.get("location").asText());
       Path base = file.toAbsolutePath().getParent();
-      out.add(new TableEntry(parts[0], parts[1], parts[2], base.resolve(location), t.path("history").asBoolean(true)));
+      AccessMode[] modes = null;
+      if (t.has("accessModes")) {
+        if (!t.get("accessModes").isArray()) {
+          throw new IllegalArgumentException("accessModes of table " + name + " in " + file + " must be an array");
+        }
+        modes = new AccessMode[t.get("accessModes").size()];
+        for (int i = 0; i < modes.length; i++) {
+          modes[i] = AccessMode.of(t.get("accessModes").get(i).asText());
+        }
+      }
+      out.add(new TableEntry(parts[0], parts[1], parts[2], base.resolve(location), t.path("history").asBoolean(true),
+          modes));
     }
     if (out.isEmpty()) {
       throw new IllegalArgumentException(file + " lists no tables");
@@ -111,13 +131,15 @@ public final class ServerMain {
     final String table;
     final Path location;
     final boolean history;
+    final AccessMode[] accessModes;
 
-    TableEntry(String share, String schema, String table, Path location, boolean history) {
+    TableEntry(String share, String schema, String table, Path location, boolean history, AccessMode[] accessModes) {
       this.share = share;
       this.schema = schema;
       this.table = table;
       this.location = location;
       this.history = history;
+      this.accessModes = accessModes;
     }
   }
 }

@@ -3,12 +3,20 @@ package io.sharestream.testkit.server;
 import io.sharestream.testkit.delta.DeltaLog;
 import io.sharestream.testkit.delta.Snapshot;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * One table as shared: its three-part name, where its Delta table lives, whether history is shared, whether it is
- * shared as a view, and when its queries are answered asynchronously.
+ * shared as a view, when its queries are answered asynchronously, and how recipients may read its data
+ * ({@link AccessMode}s; with {@link AccessMode#DIR}, from the server's {@link ObjectStore} at
+ * {@link #storageLocation()}).
  */
 public final class SharedTable {
   public final String share;
@@ -25,6 +33,9 @@ public final class SharedTable {
   private volatile Location location;
   private volatile AsyncMode asyncMode;
   private volatile boolean accessDenied;
+  private volatile Set<AccessMode> accessModes = Collections.unmodifiableSet(EnumSet.of(AccessMode.URL));
+  private volatile boolean accessModesAdvertised;
+  private final List<Path> auxiliaryDirs = new CopyOnWriteArrayList<>();
 
   /** The directory and the key its pre-signed URLs carry; a new location gets a new key, old URLs stop working. */
   static final class Location {
@@ -83,6 +94,77 @@ public final class SharedTable {
   public SharedTable accessDenied(boolean denied) {
     this.accessDenied = denied;
     return this;
+  }
+
+  /** How recipients may read its data (default {@link AccessMode#URL} only). */
+  public Set<AccessMode> accessModes() {
+    return accessModes;
+  }
+
+  /**
+   * Sets how recipients may read its data, from the next request on: list entries and metaData lines then carry
+   * {@code location}, {@code auxiliaryLocations} (if any) and {@code accessModes}; without {@link AccessMode#URL},
+   * query and changes are refused; with {@link AccessMode#DIR}, {@code temporary-table-credentials} vends
+   * credentials for the {@link ObjectStore}. Until first set, the table answers as a server without access modes
+   * (nothing of these in its answers; url access only). A view cannot be shared for {@code dir} access.
+   */
+  public SharedTable accessModes(AccessMode... modes) {
+    if (modes.length == 0) {
+      throw new IllegalArgumentException("a table needs at least one access mode: " + fullName());
+    }
+    EnumSet<AccessMode> set = EnumSet.noneOf(AccessMode.class);
+    for (AccessMode m : modes) {
+      set.add(java.util.Objects.requireNonNull(m, "mode"));
+    }
+    if (view && set.contains(AccessMode.DIR)) {
+      throw new IllegalArgumentException(fullName() + " is a view: it has no directory to share for dir access");
+    }
+    this.accessModes = Collections.unmodifiableSet(set);
+    this.accessModesAdvertised = true;
+    return this;
+  }
+
+  /** Whether its access modes were set, and its answers carry them. */
+  boolean accessModesAdvertised() {
+    return accessModesAdvertised;
+  }
+
+  /**
+   * Adds {@code dir} as an auxiliary location of the table (files its log names by absolute
+   * {@code s3://} paths under that location), served by the {@link ObjectStore} and listed in
+   * {@code auxiliaryLocations}; returns its location.
+   */
+  public String addAuxiliaryLocation(Path dir) {
+    if (view) {
+      throw new IllegalArgumentException(fullName() + " is a view: it has no locations");
+    }
+    auxiliaryDirs.add(dir.toAbsolutePath().normalize());
+    return auxiliaryStorageLocations().get(auxiliaryDirs.size() - 1);
+  }
+
+  /** The directories of its auxiliary locations, in the order added. */
+  public List<Path> auxiliaryDirs() {
+    return List.copyOf(auxiliaryDirs);
+  }
+
+  /** Its root in the object store: {@code s3://kit/<share>/<schema>/<table>}. */
+  public String storageLocation() {
+    return "s3://" + ObjectStore.BUCKET + "/" + keyRoot();
+  }
+
+  /** Its auxiliary locations: {@code s3://kit/<share>/<schema>/<table>.aux<n>}, n from 1. */
+  public List<String> auxiliaryStorageLocations() {
+    List<String> out = new ArrayList<>();
+    for (int i = 1; i <= auxiliaryDirs.size(); i++) {
+      out.add(storageLocation() + ".aux" + i);
+    }
+    return out;
+  }
+
+  /** The key prefix of its root: {@code <share>/<schema>/<table>} (no table name holds a dot, so no root holds
+   *  {@code .aux<n>}). */
+  String keyRoot() {
+    return share + "/" + schema + "/" + name;
   }
 
   public String fullName() {

@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The server's configuration of shares, schemas and tables. Names match case-insensitively, as in the protocol.
  * Changeable while the server runs: add tables or views, point a table at another directory (a table recreated under
- * the same name), or remove one.
+ * the same name), change how a table may be read ({@link #accessModes}), or remove one.
  */
 public final class SharedTables {
   private final Map<String, SharedTable> tables = new LinkedHashMap<>();
@@ -52,6 +52,12 @@ public final class SharedTables {
     get(fullName).relocate(dir);
   }
 
+  /** Sets how recipients may read the table {@code fullName}'s data, from the next request on (see
+   *  {@link SharedTable#accessModes(AccessMode...)}). */
+  public synchronized SharedTable accessModes(String fullName, AccessMode... modes) {
+    return get(fullName).accessModes(modes);
+  }
+
   public synchronized void remove(String fullName) {
     if (tables.remove(SharedTable.key(fullName)) == null) {
       throw new IllegalArgumentException("no shared table " + fullName);
@@ -78,6 +84,10 @@ public final class SharedTables {
     LinkedHashSet<String> out = new LinkedHashSet<>();
     tables.values().forEach(t -> out.add(t.share));
     return new ArrayList<>(out);
+  }
+
+  synchronized List<SharedTable> all() {
+    return new ArrayList<>(tables.values());
   }
 
   synchronized boolean hasShare(String share) {

@@ -334,7 +334,7 @@ final class TableResponses {
   /** The lines of an answer to {@code req}: file ids by its {@code fileidhash} header unless the server ignores it. */
   private Lines lines(Request req, SharedTable table, Negotiation n) {
     return new Lines(n.delta, server.deletionVectorFileIds(), server.honourFileIdHash() ? req.fileIdHash : null,
-        table.view);
+        table.view, ObjectStore.accessFields(table));
   }
 
   /** A snapshot's version must exist: the reference answers 400 {@code MALFORMED_REQUEST} otherwise. */
