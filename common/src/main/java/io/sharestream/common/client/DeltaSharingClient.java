@@ -275,7 +275,14 @@ public final class DeltaSharingClient implements AutoCloseable {
       serverMetadata(table, null, null);
       dir = directory(table);
     }
-    return dir != null ? dir.tableVersion() : version(table, null);
+    if (dir != null) {
+      return dir.tableVersion();
+    }
+    try {
+      return version(table, null);
+    } catch (InvalidRequestException refused) {
+      return directoryAfterRefusal(table, refused).tableVersion();
+    }
   }
 
   /** The first version committed at or after {@code startingTimestamp} (needs history sharing). */
@@ -285,6 +292,23 @@ public final class DeltaSharingClient implements AutoCloseable {
   }
 
   // ------------------------------------------------------------------ access modes
+
+  /**
+   * A server that refused a table's query may have moved it to directory access (the provider changed its access
+   * modes): its metadata says; the refusal stands otherwise.
+   */
+  private DirectoryTable directoryAfterRefusal(TableRef table, InvalidRequestException refused) {
+    if (settings.access().mode() != AccessSettings.Mode.AUTO) {
+      throw refused;
+    }
+    TableAccess before = access.get(table);
+    serverMetadata(table, null, null);
+    DirectoryTable dir = before != null && before.equals(access.get(table)) ? null : directory(table);
+    if (dir == null) {
+      throw refused;
+    }
+    return dir;
+  }
 
   /**
    * The table's directory reader when it is to be read from its storage directory ({@link AccessSettings}: by
@@ -472,6 +496,15 @@ public final class DeltaSharingClient implements AutoCloseable {
     if (dir != null) {
       return dir.query(request);
     }
+    try {
+      return serverQuery(table, request);
+    } catch (InvalidRequestException refused) {
+      dir = directoryAfterRefusal(table, refused);
+      return dir.query(request);
+    }
+  }
+
+  private FileListing serverQuery(TableRef table, QueryRequest request) {
     String what = "the query of " + table + " " + request;
     return new ServerListing(this, table.toString(), what, new QueryPages(this, table, request, what),
         request.versioned());
@@ -483,6 +516,15 @@ public final class DeltaSharingClient implements AutoCloseable {
     if (dir != null) {
       return dir.changes(request);
     }
+    try {
+      return serverChanges(table, request);
+    } catch (InvalidRequestException refused) {
+      dir = directoryAfterRefusal(table, refused);
+      return dir.changes(request);
+    }
+  }
+
+  private FileListing serverChanges(TableRef table, ChangesRequest request) {
     String what = "the changes of " + table + " " + request;
     return new ServerListing(this, table.toString(), what, pageToken -> send("GET", tablePath(table) + "/changes",
         request.params(pageToken), null, what, AnswerKind.FILES), true);
