@@ -79,7 +79,7 @@ final class ChangesCommand implements Callable<Integer> {
           + " is before --from-timestamp " + from.timestamp);
     }
     StreamSettings settings = read.settings();
-    try (DeltaSharingClient client = connection.connect(settings.responseFormat())) {
+    try (DeltaSharingClient client = connection.connect(settings)) {
       BatchPlanner.Plan plan = BatchPlanner.changesUnderEndSchema(client, table.get(), settings, from.version,
           from.timestamp, to.version, to.timestamp);
       if (plan.firstVersion() > plan.version()) {

@@ -13,13 +13,19 @@ import java.util.regex.Pattern;
  */
 final class CliTerms {
   /** Option names every reading command has under one flag. */
-  private static final Map<String, String> COMMON = Map.of(
-      StreamOptions.RESPONSE_FORMAT, "--response-format",
-      StreamOptions.PARTITION_TIME_ZONE, "--partition-time-zone",
-      StreamOptions.DATETIME_REBASE_MODE, "--datetime-rebase-mode",
-      StreamOptions.INT96_REBASE_MODE, "--int96-rebase-mode",
-      StreamOptions.SKIP_CHANGE_COMMITS, "--skip-change-commits",
-      StreamOptions.READ_CHANGE_FEED, "--read-change-feed");
+  private static final Map<String, String> COMMON = Map.ofEntries(
+      Map.entry(StreamOptions.RESPONSE_FORMAT, "--response-format"),
+      Map.entry(StreamOptions.PARTITION_TIME_ZONE, "--partition-time-zone"),
+      Map.entry(StreamOptions.DATETIME_REBASE_MODE, "--datetime-rebase-mode"),
+      Map.entry(StreamOptions.INT96_REBASE_MODE, "--int96-rebase-mode"),
+      Map.entry(StreamOptions.SKIP_CHANGE_COMMITS, "--skip-change-commits"),
+      Map.entry(StreamOptions.READ_CHANGE_FEED, "--read-change-feed"),
+      Map.entry(StreamOptions.ACCESS_MODE, "--access-mode"),
+      Map.entry(StreamOptions.S3_ENDPOINT, "--s3-endpoint"),
+      Map.entry(StreamOptions.S3_REGION, "--s3-region"),
+      Map.entry(StreamOptions.S3_PATH_STYLE_ACCESS, "--s3-path-style"),
+      Map.entry(StreamOptions.AZURE_BLOB_ENDPOINT, "--azure-blob-endpoint"),
+      Map.entry(StreamOptions.GCS_ENDPOINT, "--gcs-endpoint"));
   /** Where a version or time is given, by command. */
   private static final Map<String, Map<String, String>> BY_COMMAND = Map.of(
       "head", Map.of(StreamOptions.STARTING_VERSION, "--version", StreamOptions.STARTING_TIMESTAMP, "--timestamp"),

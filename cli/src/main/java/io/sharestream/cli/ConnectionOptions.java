@@ -93,8 +93,13 @@ final class ConnectionOptions {
     return v == null || v.trim().isEmpty() ? null : v.trim();
   }
 
+  /** A client of the profile's server reading as {@code settings} say; the caller closes it. */
+  DeltaSharingClient connect(io.sharestream.common.planner.StreamSettings settings) {
+    return connect(settings.responseFormat(), settings.access());
+  }
+
   /** A client of the profile's server asking for {@code format} answers; the caller closes it. */
-  DeltaSharingClient connect(ResponseFormat format) {
+  DeltaSharingClient connect(ResponseFormat format, io.sharestream.common.client.AccessSettings access) {
     if (profile == null) {
       throw new CommandLine.ParameterException(command.commandLine(),
           "Missing required option: '--profile=<file>' (or set SHARESTREAM_PROFILE)");
@@ -105,11 +110,12 @@ final class ConnectionOptions {
     RetrySettings retry = new RetrySettings(maxRetries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30),
         Duration.ofMinutes(10));
     ClientSettings settings = ClientSettings.DEFAULT.withRetry(retry).withTimeouts(timeout, timeout, timeout)
-        .withUserAgent(VersionInfo.userAgent()).withResponseFormat(format).withNetwork(network());
+        .withUserAgent(VersionInfo.userAgent()).withResponseFormat(format).withNetwork(network())
+        .withAccess(access);
     return new DeltaSharingClient(ProfileSource.file(profile), settings); // a tail takes up a rotated profile
   }
 
   DeltaSharingClient connect() {
-    return connect(ResponseFormat.AUTO);
+    return connect(ResponseFormat.AUTO, io.sharestream.common.client.AccessSettings.DEFAULT);
   }
 }

@@ -59,7 +59,7 @@ final class HeadCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "-n cannot be negative: " + rows);
     }
     StreamSettings settings = read.settings();
-    try (DeltaSharingClient client = connection.connect(settings.responseFormat())) {
+    try (DeltaSharingClient client = connection.connect(settings)) {
       BatchPlanner.Plan plan = BatchPlanner.snapshot(client, table.get(), at.version, at.timestamp, null, rows,
           settings.filesPerRequest());
       OutputFormat.Rows out = format.open(spec.commandLine().getOut(), plan.metadata().schema());

@@ -35,6 +35,31 @@ final class ReadOptions {
       description = "As --datetime-rebase-mode, for INT96 timestamps (int96RebaseMode; default: EXCEPTION).")
   private String int96RebaseMode;
 
+  @Option(names = "--access-mode", paramLabel = "auto|url|dir",
+      description = "Read tables through the server's pre-signed URLs or from their storage directory with vended "
+          + "credentials (accessMode; default: auto, URLs where offered).")
+  private String accessMode;
+
+  @Option(names = "--s3-endpoint", paramLabel = "<url>",
+      description = "Directory access: an S3-compatible store's endpoint in place of AWS's (s3Endpoint).")
+  private String s3Endpoint;
+
+  @Option(names = "--s3-region", paramLabel = "<region>",
+      description = "Directory access: the region S3 requests are signed for (s3Region; default: us-east-1).")
+  private String s3Region;
+
+  @Option(names = "--s3-path-style", arity = "0", description = "Directory access: S3 buckets in the path, as "
+      + "most S3-compatible stores need (s3PathStyleAccess).")
+  private boolean s3PathStyle;
+
+  @Option(names = "--azure-blob-endpoint", paramLabel = "<url>",
+      description = "Directory access: the Azure Blob endpoint, {account} for the account (azureBlobEndpoint).")
+  private String azureBlobEndpoint;
+
+  @Option(names = "--gcs-endpoint", paramLabel = "<url>",
+      description = "Directory access: the Google Cloud Storage endpoint (gcsEndpoint).")
+  private String gcsEndpoint;
+
   /** These options under the core's names, unset ones left out. */
   Map<String, String> options() {
     Map<String, String> o = new LinkedHashMap<>();
@@ -42,6 +67,12 @@ final class ReadOptions {
     put(o, StreamOptions.PARTITION_TIME_ZONE, partitionTimeZone);
     put(o, StreamOptions.DATETIME_REBASE_MODE, datetimeRebaseMode);
     put(o, StreamOptions.INT96_REBASE_MODE, int96RebaseMode);
+    put(o, StreamOptions.ACCESS_MODE, accessMode);
+    put(o, StreamOptions.S3_ENDPOINT, s3Endpoint);
+    put(o, StreamOptions.S3_REGION, s3Region);
+    put(o, StreamOptions.S3_PATH_STYLE_ACCESS, s3PathStyle ? "true" : null);
+    put(o, StreamOptions.AZURE_BLOB_ENDPOINT, azureBlobEndpoint);
+    put(o, StreamOptions.GCS_ENDPOINT, gcsEndpoint);
     return o;
   }
 

@@ -83,7 +83,7 @@ final class TailCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     ChangeColumns changes = settings.readChangeFeed() ? new ChangeColumns() : null;
     long[] left = {maxRecords == null ? Long.MAX_VALUE : maxRecords};
-    try (DeltaSharingClient client = connection.connect(settings.responseFormat())) {
+    try (DeltaSharingClient client = connection.connect(settings)) {
       Follower follower = new Follower(client, table.get(), settings, pollInterval);
       Thread onCtrlC = new Thread(follower::stop, "sharestream-tail-stop");
       Runtime.getRuntime().addShutdownHook(onCtrlC);

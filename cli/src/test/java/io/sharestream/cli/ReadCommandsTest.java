@@ -12,6 +12,7 @@ import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
 import io.sharestream.testkit.delta.Samples;
 import io.sharestream.testkit.delta.VariantValue;
+import io.sharestream.testkit.server.AccessMode;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import java.math.BigDecimal;
@@ -68,7 +69,8 @@ class ReadCommandsTest {
         .table("s", "sc", "widened", tmp.resolve("widened"), true)
         .table("s", "sc", "dv", tmp.resolve("dv"), true).table("s", "sc", "cm", tmp.resolve("cm"), true)
         .table("s", "sc", "types", tmp.resolve("types"), true).table("s", "sc", "big", tmp.resolve("big"), true)
-        .view("s", "sc", "orders_view", tmp.resolve("orders")).start();
+        .view("s", "sc", "orders_view", tmp.resolve("orders"))
+        .table("s", "sc", "dv_dir", tmp.resolve("dv"), true).accessModes("s.sc.dv_dir", AccessMode.DIR).start();
     profile = server.writeProfile(tmp.resolve("p.share")).toString();
   }
 
@@ -225,6 +227,26 @@ class ReadCommandsTest {
     JsonNode row = JSON.readTree(r.out());
     assertThat(row.get("dec38").isNumber()).isTrue();
     assertThat(row.get("dec38").decimalValue()).isEqualByComparingTo("-12345678901234567890.123456789012345678");
+  }
+
+  @Test
+  void aTableSharedForDirectoryAccessOnlyPrintsTheRowsOfTheSameTableSharedByUrl() {
+    String[] store = {"--s3-endpoint", server.objectStore().endpoint(), "--s3-region", server.objectStore().region(),
+        "--s3-path-style"};
+    for (String[] command : new String[][] {{"head"}, {"head", "--version", "4"}, {"changes", "--from", "1"}}) {
+      List<String> byUrl = new java.util.ArrayList<>(List.of(command));
+      byUrl.addAll(List.of("--profile", profile, "s.sc.dv"));
+      List<String> byDir = new java.util.ArrayList<>(List.of(command));
+      byDir.addAll(List.of("--profile", profile, "s.sc.dv_dir"));
+      byDir.addAll(List.of(store));
+      Cli.Run url = Cli.run(byUrl.toArray(new String[0]));
+      Cli.Run dir = Cli.run(byDir.toArray(new String[0]));
+      assertThat(dir.code()).as(String.join(" ", command) + ": " + dir.err()).isZero();
+      assertThat(dir.out()).as(String.join(" ", command)).isEqualTo(url.out()).isNotEmpty();
+    }
+    Cli.Run refused = Cli.run("head", "--profile", profile, "s.sc.dv_dir", "--access-mode", "url");
+    assertThat(refused.code()).isNotZero();
+    assertThat(refused.err()).contains("accessMode", "dir");
   }
 
   @Test

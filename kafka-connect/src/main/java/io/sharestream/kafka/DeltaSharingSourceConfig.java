@@ -35,6 +35,7 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   static final String GROUP_RECORDS = "Topics and records";
   static final String GROUP_POLLING = "Polling";
   static final String GROUP_HTTP = "HTTP";
+  static final String GROUP_STORAGE = "Directory access";
 
   // ------------------------------------------------------------------ connection: exactly one credential form
 
@@ -135,6 +136,18 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   private static final String RESPONSE_FORMAT_DOC = "The answer format asked of the server: auto (both: plain "
       + "tables come as parquet, tables with deletion vectors or column mapping as delta), parquet or delta (only "
       + "that one).";
+
+  public static final String ACCESS_MODE = StreamOptions.ACCESS_MODE;
+  private static final String ACCESS_MODE_DOC = "Which access reads a table: auto (the pre-signed URLs of the "
+      + "server's answers where it offers them, else the table's storage directory with temporary credentials the "
+      + "server vends), url or dir (only that one: a table not shared so is set aside). Directory access reads the "
+      + "table's Delta log and files straight from S3, Azure Blob Storage or Google Cloud Storage: the workers must "
+      + "reach the store.";
+  public static final String S3_ENDPOINT = StreamOptions.S3_ENDPOINT;
+  public static final String S3_REGION = StreamOptions.S3_REGION;
+  public static final String S3_PATH_STYLE_ACCESS = StreamOptions.S3_PATH_STYLE_ACCESS;
+  public static final String AZURE_BLOB_ENDPOINT = StreamOptions.AZURE_BLOB_ENDPOINT;
+  public static final String GCS_ENDPOINT = StreamOptions.GCS_ENDPOINT;
 
   public static final String DATETIME_REBASE_MODE = StreamOptions.DATETIME_REBASE_MODE;
   private static final String DATETIME_REBASE_MODE_DOC = "Dates before 1582-10-15 and INT64 timestamps before 1900 "
@@ -411,6 +424,26 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
         + HTTP_SSL_TRUSTSTORE_LOCATION + " (kept secret).", GROUP_HTTP, ++o, Width.MEDIUM, "Trust store password");
     d.define(HTTP_SSL_TRUSTSTORE_TYPE, Type.STRING, null, new ConfigValidators.TrustStoreTypeValidator(), Importance.LOW, "The format of " + HTTP_SSL_TRUSTSTORE_LOCATION + ": PEM, PKCS12 or JKS. Unset: PEM "
         + "or PKCS12 by its content, JKS by a .jks name.", GROUP_HTTP, ++o, Width.SHORT, "Trust store type");
+    o = 0;
+    d.define(ACCESS_MODE, Type.STRING, StreamOptions.ACCESS_MODE_DEFAULT,
+        new ConfigValidators.StreamOptionValidator("auto, url, dir"), Importance.LOW, ACCESS_MODE_DOC, GROUP_STORAGE,
+        ++o, Width.SHORT, "Access mode", new ConfigValidators.FixedRecommender("auto", "url", "dir"));
+    d.define(S3_ENDPOINT, Type.STRING, null, new ConfigValidators.StreamOptionValidator("an http:// or https:// URL"),
+        Importance.LOW, "Directory access: the endpoint of an S3-compatible store in place of AWS's "
+        + "(e.g. http://minio:9000). Unset: AWS.", GROUP_STORAGE, ++o, Width.LONG, "S3 endpoint");
+    d.define(S3_REGION, Type.STRING, "us-east-1", Importance.LOW, "Directory access: the AWS region S3 requests are "
+        + "signed for: the region of the provider's bucket.", GROUP_STORAGE, ++o, Width.SHORT, "S3 region");
+    d.define(S3_PATH_STYLE_ACCESS, Type.BOOLEAN, false, Importance.LOW, "Directory access: true addresses S3 buckets "
+        + "in the path (endpoint/bucket/key), as most S3-compatible stores need; false by virtual host.",
+        GROUP_STORAGE, ++o, Width.SHORT, "S3 path-style access");
+    d.define(AZURE_BLOB_ENDPOINT, Type.STRING, null,
+        new ConfigValidators.StreamOptionValidator("an http:// or https:// URL"), Importance.LOW, "Directory access: "
+        + "the Azure Blob endpoint in place of https://<account>.blob.core.windows.net; {account} stands for the "
+        + "account (Azurite: http://127.0.0.1:10000/{account}).", GROUP_STORAGE, ++o, Width.LONG,
+        "Azure Blob endpoint");
+    d.define(GCS_ENDPOINT, Type.STRING, null, new ConfigValidators.StreamOptionValidator("an http:// or https:// URL"),
+        Importance.LOW, "Directory access: the Google Cloud Storage endpoint in place of "
+        + "https://storage.googleapis.com.", GROUP_STORAGE, ++o, Width.LONG, "GCS endpoint");
     return d;
   }
 
@@ -461,7 +494,8 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
   public StreamSettings streamSettings(TableRef table) {
     Map<String, String> options = new HashMap<>();
     for (String name : List.of(STARTING_VERSION, STARTING_TIMESTAMP, SKIP_CHANGE_COMMITS, READ_CHANGE_FEED,
-        RESPONSE_FORMAT, DATETIME_REBASE_MODE, INT96_REBASE_MODE, PARTITION_TIME_ZONE)) {
+        RESPONSE_FORMAT, DATETIME_REBASE_MODE, INT96_REBASE_MODE, PARTITION_TIME_ZONE, ACCESS_MODE, S3_ENDPOINT,
+        S3_REGION, S3_PATH_STYLE_ACCESS, AZURE_BLOB_ENDPOINT, GCS_ENDPOINT)) {
       Object v = get(name);
       if (v != null) {
         options.put(name, v.toString());
@@ -492,6 +526,7 @@ public final class DeltaSharingSourceConfig extends AbstractConfig {
             Duration.ofMillis(getLong(HTTP_REQUEST_TIMEOUT_MS)), Duration.ofMillis(getLong(HTTP_READ_TIMEOUT_MS)))
         .withUserAgent("sharestream-kafka-connect/" + Version.get())
         .withResponseFormat(streamSettings().responseFormat())
+        .withAccess(streamSettings().access())
         .withExpiryWarning(Duration.ofDays(getInt(CREDENTIALS_EXPIRY_WARNING_DAYS)))
         .withNetwork(network());
   }

@@ -74,7 +74,7 @@ final class Preflight {
       return;
     }
     try (DeltaSharingClient client = new DeltaSharingClient(profile, QUICK.withNetwork(network)
-        .withUserAgent("sharestream-kafka-connect/" + Version.get() + " (validate)"))) {
+        .withAccess(settings.access()).withUserAgent("sharestream-kafka-connect/" + Version.get() + " (validate)"))) {
       try {
         client.authenticate(); // an OAuth profile's token first: its failures are the token endpoint's
       } catch (DeltaSharingException e) {

@@ -3,7 +3,9 @@ package io.sharestream.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sharestream.testkit.delta.DeltaTableWriter;
+import io.sharestream.testkit.server.AccessMode;
 import io.sharestream.testkit.server.DeltaSharingServer;
+import io.sharestream.testkit.server.Endpoint;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,6 +58,11 @@ class ExactlyOnceTest {
   private void restartMidStreamAndCount(String name, DeltaTableWriter table, int rows, Duration latency,
       String... extra) throws Exception {
     server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true).start();
+    restartMidStreamAndCount(name, rows, latency, extra);
+  }
+
+  /** As above, for the table {@link #server} shares. */
+  private void restartMidStreamAndCount(String name, int rows, Duration latency, String... extra) throws Exception {
     String profile = server.writeProfile(tmp.resolve(name + ".share")).toString();
     Map<String, String> config = ConnectHarness.config(profile, "s.sc.t", "startingVersion", "0",
         "batch.max.rows", "150", "topic.prefix", name + ".", "exactly.once.support", "required");
@@ -90,6 +97,18 @@ class ExactlyOnceTest {
     DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("files"), ConnectorStreamingTest.EVENTS).commit();
     table.append(ConnectorStreamingTest.events(0, 40_000), 1000); // 40 files, read 150 rows per poll
     restartMidStreamAndCount("eos-poll", table, 40_000, Duration.ofMillis(50));
+  }
+
+  @Test
+  void aTableSharedForDirectoryAccessOnlyIsReadFromItsStoreThroughARestartDuplicatingNothing() throws Exception {
+    DeltaTableWriter table = DeltaTableWriter.create(tmp.resolve("dir"), ConnectorStreamingTest.EVENTS).commit();
+    table.append(ConnectorStreamingTest.events(0, 40_000), 1000);
+    server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true)
+        .accessModes("s.sc.t", AccessMode.DIR).credentialTtl(Duration.ofSeconds(20)).start();
+    restartMidStreamAndCount("eos-dir", 40_000, Duration.ofMillis(50), "s3Endpoint", server.objectStore().endpoint(),
+        "s3Region", server.objectStore().region(), "s3PathStyleAccess", "true");
+    assertThat(server.requests().count(Endpoint.QUERY)).as("no URL was asked for").isZero();
+    assertThat(server.requests().count(Endpoint.TEMPORARY_CREDENTIALS)).isPositive();
   }
 
   @Test

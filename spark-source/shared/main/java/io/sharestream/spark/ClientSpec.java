@@ -1,5 +1,6 @@
 package io.sharestream.spark;
 
+import io.sharestream.common.client.AccessSettings;
 import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.client.NetworkSettings;
@@ -32,9 +33,12 @@ final class ClientSpec implements Serializable {
   /** The read's proxy and trust (its options over the session's confs). */
   private final NetworkSettings network;
   private final boolean streaming;
+  /** URL or directory access, and the storage endpoints. */
+  private final AccessSettings access;
 
   ClientSpec(DeltaSharingProfile profile, String profileLocation, ResponseFormat responseFormat, SessionConfs confs,
-      NetworkSettings network, boolean streaming) {
+      NetworkSettings network, boolean streaming, AccessSettings access) {
+    this.access = Objects.requireNonNull(access);
     this.network = Objects.requireNonNull(network);
     this.profile = Objects.requireNonNull(profile);
     this.profileLocation = profileLocation;
@@ -45,7 +49,8 @@ final class ClientSpec implements Serializable {
 
   /** This spec for the requests of a stream. */
   ClientSpec forStreaming() {
-    return streaming ? this : new ClientSpec(profile, profileLocation, responseFormat, confs, network, true);
+    return streaming ? this : new ClientSpec(profile, profileLocation, responseFormat, confs, network, true,
+        access);
   }
 
   /** Whether this spec's requests trust every certificate (the session's sslTrustAll). */
@@ -57,7 +62,7 @@ final class ClientSpec implements Serializable {
   DeltaSharingClient client() {
     return CLIENTS.computeIfAbsent(this, s -> new DeltaSharingClient(s.profileSource(),
         s.confs.apply(ClientSettings.DEFAULT).withUserAgent(s.userAgent()).withResponseFormat(s.responseFormat)
-            .withNetwork(s.network)));
+            .withNetwork(s.network).withAccess(s.access)));
   }
 
   private ProfileSource profileSource() {
@@ -89,12 +94,12 @@ final class ClientSpec implements Serializable {
     ClientSpec c = (ClientSpec) o;
     return c.profile.equals(profile) && Objects.equals(c.profileLocation, profileLocation)
         && c.responseFormat == responseFormat && c.network.equals(network) && c.confs.equals(confs)
-        && c.streaming == streaming;
+        && c.streaming == streaming && c.access.equals(access);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(profile, profileLocation, responseFormat, confs, network, streaming);
+    return Objects.hash(profile, profileLocation, responseFormat, confs, network, streaming, access);
   }
 
   @Override

@@ -166,7 +166,7 @@ public class DeltaSharingDataSource implements TableProvider, DataSourceRegister
     if (resolved == null || !options.equals(resolvedFor) || !confs.equals(resolvedUnder)) {
       DeltaSharingOptions o = DeltaSharingOptions.parse(options, DeltaSharingDataSource::readProfile, confs);
       ClientSpec client = new ClientSpec(o.profile(), o.profileLocation(), o.stream().responseFormat(), confs,
-          o.network(), false);
+          o.network(), false, o.stream().access());
       DeltaSharingClient c = client.client();
       TableMetadata metadata = c.metadata(o.table(), o.versionAsOf(), o.timestampAsOf()).metadata();
       resolved = new SharingTable(options, o, client, metadata);

@@ -115,6 +115,21 @@ public final class DeltaSharingOptions implements Serializable {
       new Doc(StreamOptions.RESPONSE_FORMAT, StreamOptions.RESPONSE_FORMAT_DEFAULT, "The answer format asked of "
           + "the server: auto (both: plain tables come as parquet, tables with deletion vectors or column mapping as "
           + "delta), parquet or delta (only that one)."),
+      new Doc(StreamOptions.ACCESS_MODE, StreamOptions.ACCESS_MODE_DEFAULT, "Which access reads the table: auto "
+          + "(the pre-signed URLs of the server's answers where it offers them, else the table's storage directory "
+          + "with temporary credentials the server vends), url or dir (only that one). Directory access reads the "
+          + "table's Delta log and files straight from S3, Azure Blob Storage or Google Cloud Storage: the driver and "
+          + "the executors must reach the store."),
+      new Doc(StreamOptions.S3_ENDPOINT, "AWS", "Directory access: the endpoint of an S3-compatible store in place "
+          + "of AWS's (e.g. http://minio:9000)."),
+      new Doc(StreamOptions.S3_REGION, "us-east-1", "Directory access: the AWS region S3 requests are signed for: "
+          + "the region of the provider's bucket."),
+      new Doc(StreamOptions.S3_PATH_STYLE_ACCESS, "false", "Directory access: true addresses S3 buckets in the path "
+          + "(endpoint/bucket/key), as most S3-compatible stores need; false by virtual host."),
+      new Doc(StreamOptions.AZURE_BLOB_ENDPOINT, "https://<account>.blob.core.windows.net", "Directory access: the "
+          + "Azure Blob endpoint; {account} stands for the account (Azurite: http://127.0.0.1:10000/{account})."),
+      new Doc(StreamOptions.GCS_ENDPOINT, "https://storage.googleapis.com", "Directory access: the Google Cloud "
+          + "Storage endpoint."),
       new Doc(PROXY_HOST, "the session's " + SessionConfs.PROXY_HOST + ", else the JVM's https.proxyHost", "The "
           + "forward proxy this read's requests go through (the API, the OAuth token endpoint and storage alike); "
           + "https:// targets are tunnelled (CONNECT)."),

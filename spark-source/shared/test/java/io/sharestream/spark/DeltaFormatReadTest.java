@@ -10,6 +10,7 @@ import io.sharestream.testkit.delta.DeletionVectorMatrix;
 import io.sharestream.testkit.delta.DeltaAction;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
+import io.sharestream.testkit.server.AccessMode;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
 import java.nio.file.Path;
@@ -97,6 +98,46 @@ class DeltaFormatReadTest {
         }
       }
     }
+  }
+
+  @Test
+  void aTableSharedForDirectoryAccessOnlyStreamsFromItsStoreAndGoesOnFromTheCheckpoint() throws Exception {
+    DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("dir"), true, false);
+    DeltaSharingServer s = DeltaSharingServer.builder().table("s", "sc", "dir", table.dir(), true)
+        .accessModes("s.sc.dir", AccessMode.DIR).start();
+    servers.add(s);
+    String path = s.writeProfile(tmp.resolve("dir.share")) + "#s.sc.dir";
+    String out = tmp.resolve("dir-out").toString();
+    String checkpoint = tmp.resolve("dir-checkpoint").toString();
+    java.util.function.Supplier<StreamingQuery> start = () -> {
+      try {
+        return spark.readStream().format("deltaSharing").option("startingVersion", "1")
+            .option("readChangeFeed", "true").option("maxFilesPerTrigger", "2")
+            .option("s3Endpoint", s.objectStore().endpoint()).option("s3Region", s.objectStore().region())
+            .option("s3PathStyleAccess", "true").load(path)
+            .writeStream().format("parquet").option("checkpointLocation", checkpoint).start(out);
+      } catch (Exception e) { // Spark 3.5+ declares a TimeoutException
+        throw new IllegalStateException(e);
+      }
+    };
+    StreamingQuery q = start.get();
+    queries.add(q);
+    q.processAllAvailable();
+    q.stop();
+    Map<String, Object> row = new java.util.HashMap<>();
+    row.put("id", 100L);
+    row.put("name", "after the restart");
+    long v = table.append(List.of(row));
+    StreamingQuery again = start.get();
+    queries.add(again);
+    again.processAllAvailable();
+    List<String> flow = flows(spark.read().parquet(out).selectExpr("id", "name", "_change_type", "_commit_version"));
+    flow.sort(java.util.Comparator.comparingLong(f -> Long.parseLong(f.replaceAll(".*@(\\d+).*", "$1"))));
+    List<String> expected = new ArrayList<>(DeletionVectorMatrix.expected(ChangeMatrix.Mode.READ_CHANGE_FEED, true));
+    expected.add("100:insert@" + v + "/after the restart");
+    assertThat(ChangeMatrix.canonical(flow)).isEqualTo(ChangeMatrix.canonical(expected));
+    assertThat(s.requests().count(Endpoint.QUERY)).as("no URL was asked for").isZero();
+    assertThat(s.requests().count(Endpoint.OBJECT_STORE)).isPositive();
   }
 
   @Test

@@ -1,9 +1,11 @@
 package io.sharestream.common.planner;
 
+import io.sharestream.common.client.AccessSettings;
 import io.sharestream.common.client.ResponseFormat;
 import io.sharestream.common.errors.InvalidSettingException;
 import io.sharestream.common.parquet.ReadSettings;
 import io.sharestream.common.parquet.RebaseMode;
+import io.sharestream.common.storage.StorageSettings;
 import io.sharestream.common.types.Instants;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,11 +69,35 @@ public final class StreamOptions {
   public static final String RESPONSE_FORMAT = "responseFormat";
   public static final String RESPONSE_FORMAT_DEFAULT = "auto";
 
+  /** Which access reads a table: {@code auto} (default: the pre-signed URLs of the server's answers where it offers
+   *  them, else the table's storage directory with credentials the server vends), {@code url} or {@code dir} (only
+   *  that one: a table not shared so is refused). */
+  public static final String ACCESS_MODE = "accessMode";
+  public static final String ACCESS_MODE_DEFAULT = "auto";
+
+  /** Directory access: the endpoint of an S3-compatible store, in place of AWS's (e.g. {@code http://minio:9000}). */
+  public static final String S3_ENDPOINT = "s3Endpoint";
+
+  /** Directory access: the AWS region requests to S3 are signed for (default {@code us-east-1}). */
+  public static final String S3_REGION = "s3Region";
+
+  /** Directory access: {@code true} addresses S3 buckets in the path ({@code endpoint/bucket/key}), as most
+   *  S3-compatible stores need; {@code false} (default) by virtual host. */
+  public static final String S3_PATH_STYLE_ACCESS = "s3PathStyleAccess";
+
+  /** Directory access: the Azure Blob endpoint, in place of {@code https://<account>.blob.core.windows.net}
+   *  ({@code {account}} stands for the account, e.g. Azurite's {@code http://127.0.0.1:10000/{account}}). */
+  public static final String AZURE_BLOB_ENDPOINT = "azureBlobEndpoint";
+
+  /** Directory access: the Google Cloud Storage endpoint, in place of {@code https://storage.googleapis.com}. */
+  public static final String GCS_ENDPOINT = "gcsEndpoint";
+
   /** Every option name above, as both engines accept them. */
   public static final java.util.List<String> NAMES = java.util.Collections.unmodifiableList(java.util.Arrays.asList(
       STARTING_VERSION, STARTING_TIMESTAMP, SKIP_CHANGE_COMMITS, READ_CHANGE_FEED, READ_CHANGE_DATA,
       MAX_VERSIONS_PER_RPC, MAX_FILES_PER_RPC, URL_REFRESH_MARGIN_SECONDS, PARTITION_TIME_ZONE, DATETIME_REBASE_MODE,
-      INT96_REBASE_MODE, RESPONSE_FORMAT));
+      INT96_REBASE_MODE, RESPONSE_FORMAT, ACCESS_MODE, S3_ENDPOINT, S3_REGION, S3_PATH_STYLE_ACCESS,
+      AZURE_BLOB_ENDPOINT, GCS_ENDPOINT));
 
   /** Builds settings from options (names above; unknown names are left to the engine). */
   public static StreamSettings parse(Map<String, String> options) {
@@ -122,7 +148,39 @@ public final class StreamOptions {
     ReadSettings read = new ReadSettings(zone, rebaseMode(options, DATETIME_REBASE_MODE),
         rebaseMode(options, INT96_REBASE_MODE), null);
     ResponseFormat format = ResponseFormat.parse(RESPONSE_FORMAT, get(options, RESPONSE_FORMAT));
-    return new StreamSettings(start, skip, cdf, versions, files, Duration.ofSeconds(margin), read, format, false);
+    return new StreamSettings(start, skip, cdf, versions, files, Duration.ofSeconds(margin), read, format, false)
+        .withAccess(access(options));
+  }
+
+  /** The access mode and the storage endpoints. */
+  private static AccessSettings access(Map<String, String> options) {
+    String m = get(options, ACCESS_MODE);
+    AccessSettings.Mode mode = AccessSettings.Mode.parse(m == null ? ACCESS_MODE_DEFAULT : m);
+    if (mode == null) {
+      throw new InvalidSettingException("'" + ACCESS_MODE + "' must be 'auto', 'url' or 'dir', not '" + m + "'.");
+    }
+    StorageSettings storage = StorageSettings.defaults().withS3PathStyle(bool(options, S3_PATH_STYLE_ACCESS, false));
+    if (get(options, S3_ENDPOINT) != null) {
+      storage = storage.withS3Endpoint(endpoint(options, S3_ENDPOINT));
+    }
+    if (get(options, S3_REGION) != null) {
+      storage = storage.withS3Region(get(options, S3_REGION));
+    }
+    if (get(options, AZURE_BLOB_ENDPOINT) != null) {
+      storage = storage.withAzureEndpoint(endpoint(options, AZURE_BLOB_ENDPOINT));
+    }
+    if (get(options, GCS_ENDPOINT) != null) {
+      storage = storage.withGcsEndpoint(endpoint(options, GCS_ENDPOINT));
+    }
+    return new AccessSettings(mode, storage);
+  }
+
+  private static String endpoint(Map<String, String> options, String name) {
+    String v = get(options, name);
+    if (!v.startsWith("http://") && !v.startsWith("https://")) {
+      throw new InvalidSettingException("'" + name + "' must be an http:// or https:// URL, not '" + v + "'.");
+    }
+    return v;
   }
 
   private static String get(Map<String, String> options, String name) {

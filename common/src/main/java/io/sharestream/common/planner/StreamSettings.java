@@ -1,5 +1,6 @@
 package io.sharestream.common.planner;
 
+import io.sharestream.common.client.AccessSettings;
 import io.sharestream.common.client.ResponseFormat;
 import io.sharestream.common.parquet.ReadSettings;
 import java.time.Duration;
@@ -19,10 +20,18 @@ public final class StreamSettings {
   private final ReadSettings read;
   private final ResponseFormat responseFormat;
   private final boolean evolveOnRenameOrDrop;
+  private final AccessSettings access;
 
   public StreamSettings(StartingPoint startingPoint, boolean skipChangeCommits, boolean readChangeFeed,
       int versionsPerRequest, Integer filesPerRequest, Duration urlRefreshMargin, ReadSettings read,
       ResponseFormat responseFormat, boolean evolveOnRenameOrDrop) {
+    this(startingPoint, skipChangeCommits, readChangeFeed, versionsPerRequest, filesPerRequest, urlRefreshMargin, read,
+        responseFormat, evolveOnRenameOrDrop, AccessSettings.DEFAULT);
+  }
+
+  private StreamSettings(StartingPoint startingPoint, boolean skipChangeCommits, boolean readChangeFeed,
+      int versionsPerRequest, Integer filesPerRequest, Duration urlRefreshMargin, ReadSettings read,
+      ResponseFormat responseFormat, boolean evolveOnRenameOrDrop, AccessSettings access) {
     this.startingPoint = Objects.requireNonNull(startingPoint);
     this.skipChangeCommits = skipChangeCommits;
     this.readChangeFeed = readChangeFeed;
@@ -32,6 +41,17 @@ public final class StreamSettings {
     this.read = Objects.requireNonNull(read);
     this.responseFormat = Objects.requireNonNull(responseFormat);
     this.evolveOnRenameOrDrop = evolveOnRenameOrDrop;
+    this.access = Objects.requireNonNull(access);
+  }
+
+  /** Whether tables are read by URL or from their directories ({@code accessMode}), and where storage is. */
+  public AccessSettings access() {
+    return access;
+  }
+
+  public StreamSettings withAccess(AccessSettings a) {
+    return new StreamSettings(startingPoint, skipChangeCommits, readChangeFeed, versionsPerRequest, filesPerRequest,
+        urlRefreshMargin, read, responseFormat, evolveOnRenameOrDrop, a);
   }
 
   /** The defaults of {@link StreamOptions}. */
@@ -85,19 +105,19 @@ public final class StreamSettings {
 
   public StreamSettings withUrlRefreshMargin(Duration margin) {
     return new StreamSettings(startingPoint, skipChangeCommits, readChangeFeed, versionsPerRequest, filesPerRequest,
-        margin, read, responseFormat, evolveOnRenameOrDrop);
+        margin, read, responseFormat, evolveOnRenameOrDrop, access);
   }
 
   /** These settings with readChangeFeed semantics from {@code start} (batch change reads). */
   public StreamSettings forChanges(StartingPoint start) {
     return new StreamSettings(start, false, true, versionsPerRequest, filesPerRequest, urlRefreshMargin, read,
-        responseFormat, evolveOnRenameOrDrop);
+        responseFormat, evolveOnRenameOrDrop, access);
   }
 
   /** These settings for an engine that evolves its schema on renames and drops (see above). */
   public StreamSettings evolvingOnRenameOrDrop() {
     return new StreamSettings(startingPoint, skipChangeCommits, readChangeFeed, versionsPerRequest, filesPerRequest,
-        urlRefreshMargin, read, responseFormat, true);
+        urlRefreshMargin, read, responseFormat, true, access);
   }
 
   @Override
@@ -105,6 +125,6 @@ public final class StreamSettings {
     return "StreamSettings{start=" + startingPoint + ", skipChangeCommits=" + skipChangeCommits + ", readChangeFeed="
         + readChangeFeed + ", versionsPerRequest=" + versionsPerRequest + ", filesPerRequest=" + filesPerRequest
         + ", urlRefreshMargin=" + urlRefreshMargin + ", read=" + read + ", responseFormat=" + responseFormat
-        + (evolveOnRenameOrDrop ? ", evolveOnRenameOrDrop" : "") + "}";
+        + (evolveOnRenameOrDrop ? ", evolveOnRenameOrDrop" : "") + ", access=" + access + "}";
   }
 }
