@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sharestream.common.errors.CancelledException;
 import io.sharestream.common.errors.DeltaSharingException;
 import io.sharestream.common.errors.EndpointUnreachableException.Target;
-import io.sharestream.common.deltalog.DeltaLog;
 import io.sharestream.common.errors.Errors;
 import io.sharestream.common.errors.InvalidRequestException;
 import io.sharestream.common.errors.TableNotFoundException;
@@ -65,11 +64,7 @@ public final class DeltaSharingClient implements AutoCloseable {
   private final Retrier retrier;
   private final AnswerFormat format;
   private final Set<IdleTimeoutInputStream> bodies = ConcurrentHashMap.newKeySet();
-  /** What the server last said of each table's access modes. */
-  private final Map<TableRef, TableAccess> access = new ConcurrentHashMap<>();
-  /** The directory readers of tables read by directory access, with the access they were made for. */
-  private final Map<TableRef, DirectoryTable> directories = new ConcurrentHashMap<>();
-  private final Map<TableRef, TableAccess> directoryAccess = new ConcurrentHashMap<>();
+  private final DirectoryTables directories;
   private volatile boolean closed;
   private volatile boolean asyncQueries = true;
 
@@ -96,6 +91,7 @@ public final class DeltaSharingClient implements AutoCloseable {
     this.credentials = new Credentials(profile, CredentialProvider.forProfile(profile, http, settings, clock));
     this.retrier = new Retrier(settings.retry(), settings.sleeper(), () -> closed, Errors::retriesExhausted);
     this.format = new AnswerFormat(settings.responseFormat(), settings.readerFeatures());
+    this.directories = new DirectoryTables(this, settings.access(), clock);
   }
 
   /** The profile in use now (a profile file that changed is read again first, see {@link ProfileSource}). */
@@ -291,58 +287,19 @@ public final class DeltaSharingClient implements AutoCloseable {
     return dir != null ? dir.tableVersionAt(startingTimestamp) : version(table, startingTimestamp);
   }
 
-  // ------------------------------------------------------------------ access modes
+  /** The table's directory reader when it is read by directory access, else null ({@link DirectoryTables}). */
+  private DirectoryTable directory(TableRef table) {
+    return directories.directory(table, () -> serverMetadata(table, null, null).metadata().access());
+  }
 
   /**
    * A server that refused a table's query may have moved it to directory access (the provider changed its access
    * modes): its metadata says; the refusal stands otherwise.
    */
   private DirectoryTable directoryAfterRefusal(TableRef table, InvalidRequestException refused) {
-    if (settings.access().mode() != AccessSettings.Mode.AUTO) {
-      throw refused;
-    }
-    TableAccess before = access.get(table);
-    serverMetadata(table, null, null);
-    DirectoryTable dir = before != null && before.equals(access.get(table)) ? null : directory(table);
+    DirectoryTable dir = directories.afterRefusal(table, () -> serverMetadata(table, null, null));
     if (dir == null) {
       throw refused;
-    }
-    return dir;
-  }
-
-  /**
-   * The table's directory reader when it is to be read from its storage directory ({@link AccessSettings}: by
-   * {@code dir} access where asked for, or where the server offers no other), else null. What the server offers
-   * is learnt from its metadata answers (asked for here under {@code accessMode=dir} if none came yet).
-   */
-  private DirectoryTable directory(TableRef table) {
-    AccessSettings.Mode mode = settings.access().mode();
-    TableAccess a = access.get(table);
-    if (a == null) {
-      if (mode != AccessSettings.Mode.DIR) {
-        return null; // by URL until a metadata answer (every planner asks for one first) says otherwise
-      }
-      a = serverMetadata(table, null, null).metadata().access();
-    }
-    boolean byDirectory = mode == AccessSettings.Mode.DIR
-        || (mode == AccessSettings.Mode.AUTO && !a.offers(TableAccess.Mode.URL) && a.offers(TableAccess.Mode.DIR));
-    if (mode == AccessSettings.Mode.URL && !a.offers(TableAccess.Mode.URL) && a.offers(TableAccess.Mode.DIR)) {
-      throw Errors.accessModeRefused(table.toString(), a, mode.toString());
-    }
-    if (!byDirectory) {
-      return null;
-    }
-    if (!a.offers(TableAccess.Mode.DIR) || a.location() == null) {
-      throw Errors.accessModeRefused(table.toString(), a, mode.toString());
-    }
-    TableAccess offered = a;
-    DirectoryTable dir = directories.get(table);
-    if (dir == null || !offered.equals(directoryAccess.get(table))) {
-      VendedStorage storage = new VendedStorage(this, table, offered, settings.access().storage(), clock);
-      dir = new DirectoryTable(table.toString(), new DeltaLog(new StorageLogFiles(this, storage, table.toString()),
-          table.toString()), storage, settings.readerFeatures());
-      directories.put(table, dir);
-      directoryAccess.put(table, offered);
     }
     return dir;
   }
@@ -409,7 +366,7 @@ public final class DeltaSharingClient implements AutoCloseable {
   private TableSnapshotInfo serverMetadata(TableRef table, Long version, Instant timestamp) {
     TableSnapshotInfo info = askMetadata(table, version, timestamp);
     if (!info.isView()) {
-      access.put(table, info.metadata().access());
+      directories.learned(table, info.metadata().access());
     }
     return info;
   }
