@@ -30,7 +30,6 @@ import java.util.regex.Pattern;
  */
 final class ObjectStoreHandler implements HttpHandler {
   private static final Pattern RANGE = Pattern.compile("bytes=(\\d*)-(\\d*)");
-  private static final int CHUNK = 64 * 1024;
   private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
 
   private final DeltaSharingServer server;
@@ -68,7 +67,7 @@ final class ObjectStoreHandler implements HttpHandler {
       throws IOException {
     Duration latency = server.faults().storageLatency();
     if (!latency.isZero()) {
-      sleep(latency);
+      FileBodies.sleep(latency);
     }
     String path = rawPath.length() > 1 ? rawPath.substring(1) : "";
     int slash = path.indexOf('/');
@@ -77,7 +76,7 @@ final class ObjectStoreHandler implements HttpHandler {
     SharedTable table = key.isEmpty() ? null : server.objectStore().tableOf(key);
     Faults.Rule fault = server.faults().claim(Endpoint.OBJECT_STORE, table == null ? null : table.name);
     if (fault != null && fault.kind == Faults.Kind.DELAY) {
-      sleep(fault.delay);
+      FileBodies.sleep(fault.delay);
     } else if (fault != null && fault.kind == Faults.Kind.STATUS) {
       if (fault.retryAfterSeconds != null) {
         exchange.getResponseHeaders().set("Retry-After", Integer.toString(fault.retryAfterSeconds));
@@ -190,36 +189,7 @@ final class ObjectStoreHandler implements HttpHandler {
     }
     entry.status = status;
     exchange.sendResponseHeaders(status, length);
-    stream(exchange, file, key.substring(mount.root.length() + 1), from, length);
-  }
-
-  /** The body, after any hold on the file ({@link Faults#holdDownloads}), slowed by {@link Faults#slowStorage}. */
-  private void stream(HttpExchange exchange, Path file, String relativePath, long from, long length)
-      throws IOException {
-    try {
-      server.faults().awaitHeld(relativePath);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return;
-    }
-    Duration delay = server.faults().storageDelayPerChunk();
-    try (java.nio.channels.SeekableByteChannel channel = Files.newByteChannel(file);
-        InputStream in = java.nio.channels.Channels.newInputStream(channel.position(from));
-        OutputStream out = exchange.getResponseBody()) {
-      byte[] buf = new byte[CHUNK];
-      long left = length;
-      while (left > 0) {
-        if (!delay.isZero()) {
-          sleep(delay);
-        }
-        int n = in.read(buf, 0, (int) Math.min(buf.length, left));
-        if (n < 0) {
-          break;
-        }
-        out.write(buf, 0, n);
-        left -= n;
-      }
-    }
+    FileBodies.send(server, exchange, file, key.substring(mount.root.length() + 1), from, length);
   }
 
   /** An injected failure as S3 words it for its status. */
@@ -273,11 +243,4 @@ final class ObjectStoreHandler implements HttpHandler {
     }
   }
 
-  private static void sleep(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
 }

@@ -3,10 +3,7 @@ package io.sharestream.testkit.server;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +19,6 @@ import java.util.regex.Pattern;
  */
 final class StorageHandler implements HttpHandler {
   private static final Pattern RANGE = Pattern.compile("bytes=(\\d*)-(\\d*)");
-  private static final int CHUNK = 64 * 1024;
 
   private final DeltaSharingServer server;
 
@@ -50,11 +46,11 @@ final class StorageHandler implements HttpHandler {
       throws IOException {
     Duration latency = server.faults().storageLatency();
     if (!latency.isZero()) {
-      sleep(latency);
+      FileBodies.sleep(latency);
     }
     Faults.Rule fault = server.faults().claim(Endpoint.STORAGE);
     if (fault != null && fault.kind == Faults.Kind.DELAY) {
-      sleep(fault.delay);
+      FileBodies.sleep(fault.delay);
     } else if (fault != null && fault.kind == Faults.Kind.STATUS) {
       if (fault.retryAfterSeconds != null) {
         exchange.getResponseHeaders().set("Retry-After", Integer.toString(fault.retryAfterSeconds));
@@ -125,30 +121,7 @@ final class StorageHandler implements HttpHandler {
       return;
     }
     sendHeaders(exchange, entry, status, length);
-    try {
-      server.faults().awaitHeld(filePath); // the answer has begun, its body waits
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return;
-    }
-    Duration delay = server.faults().storageDelayPerChunk();
-    try (SeekableByteChannel channel = Files.newByteChannel(file);
-        InputStream in = Channels.newInputStream(channel.position(from));
-        OutputStream out = exchange.getResponseBody()) {
-      byte[] buf = new byte[CHUNK];
-      long left = length;
-      while (left > 0) {
-        if (!delay.isZero()) {
-          sleep(delay);
-        }
-        int n = in.read(buf, 0, (int) Math.min(buf.length, left));
-        if (n < 0) {
-          break;
-        }
-        out.write(buf, 0, n);
-        left -= n;
-      }
-    }
+    FileBodies.send(server, exchange, file, filePath, from, length);
   }
 
   /** Sends the status line, logged first: a client may look at the log as soon as it has the body. */
@@ -171,14 +144,6 @@ final class StorageHandler implements HttpHandler {
     sendHeaders(exchange, entry, status, body.length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(body);
-    }
-  }
-
-  private static void sleep(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 
