@@ -56,8 +56,9 @@ final class DirectoryTable {
   /** The first version committed at or after {@code t}; one after a table's last commit refuses, as servers do. */
   long tableVersionAt(Instant t) {
     long v = log.versionAtOrAfter(t);
-    if (v > log.latestVersion()) {
-      throw Errors.logVersionUnavailable(table, v, -1);
+    long latest = log.latestVersion();
+    if (v > latest) {
+      throw Errors.versionAfterLatest("the version at " + t + " of " + table, latest, "");
     }
     return v;
   }
@@ -73,7 +74,8 @@ final class DirectoryTable {
       long latest = log.latestVersion();
       long end = q.endingVersion() == null ? latest : q.endingVersion();
       if (end > latest) {
-        throw Errors.logVersionUnavailable(table, end, -1);
+        throw Errors.versionAfterLatest("the versions " + q.startingVersion() + " to " + end + " of " + table, latest,
+            "");
       }
       return history(q.startingVersion(), end, false, true);
     }

@@ -6,7 +6,6 @@ import io.sharestream.common.errors.Errors;
 import io.sharestream.common.storage.ObjectListingPage;
 import io.sharestream.common.storage.SignedRequest;
 import io.sharestream.common.storage.StorageLocation;
-import io.sharestream.common.storage.StorageSigner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
@@ -24,6 +23,8 @@ final class StorageLogFiles implements LogFiles {
   private final VendedStorage storage;
   private final String table;
   private final StorageLocation log;
+  /** When a refusal of each object was last retried with new credentials (at most once a minute per object). */
+  private final java.util.Map<String, Long> renewed = new java.util.concurrent.ConcurrentHashMap<>();
 
   StorageLogFiles(DeltaSharingClient client, VendedStorage storage, String table) {
     this.client = client;
@@ -40,11 +41,11 @@ final class StorageLogFiles implements LogFiles {
   @Override
   public InputStream open(LogFile file) throws IOException {
     String what = "reading " + file.name() + " of " + table;
+    StorageLocation object = storage.root().resolve("_delta_log/" + file.name());
     return client.retrier().call(what, () -> {
-      SignedRequest r = get(file.name());
-      Answer a = client.storageGet(r.url(), null, what);
+      Answer a = client.storageGet(storage.presignGet(object).url(), null, what);
       if (a.status() != 200) {
-        throw failure(a, what);
+        throw failure(a, what, object);
       }
       return client.storageBody(a);
     });
@@ -66,16 +67,25 @@ final class StorageLogFiles implements LogFiles {
     }, file.size(), "_delta_log/" + name + " of " + table);
   }
 
-  private SignedRequest get(String name) {
-    StorageLocation object = storage.root().resolve("_delta_log/" + name);
-    return storage.signer(object).presignGet(object, java.time.Instant.now(), VendedStorage.URL_VALIDITY);
-  }
-
-  private RuntimeException failure(Answer a, String what) {
+  /**
+   * What a refusal of {@code object} means: 429 and 5xx are retried; a 400, 401 or 403 (credentials that expired or
+   * were revoked: S3 answers an expired token with 400 ExpiredToken) is retried with credentials vended anew, and
+   * fails if they are refused too (at most one such retry a minute per object).
+   */
+  private RuntimeException failure(Answer a, String what, StorageLocation object) {
     int status = a.status();
     String body = Http.readSmall(a.body(), 4096);
     if (status == 429 || status >= 500) {
       return new TransientFailure("storage answered HTTP " + status, Http.retryAfter(a), null);
+    }
+    long now = System.nanoTime();
+    Long last = renewed.get(object.toString());
+    if ((status == 400 || status == 401 || status == 403)
+        && (last == null || now - last > java.util.concurrent.TimeUnit.MINUTES.toNanos(1))) {
+      renewed.put(object.toString(), now);
+      storage.renew(object);
+      return new TransientFailure("storage refused the credentials (HTTP " + status + ")", java.time.Duration.ZERO,
+          null);
     }
     return Errors.storageRefused(table, what, status, body);
   }
@@ -110,16 +120,15 @@ final class StorageLogFiles implements LogFiles {
     private void readPage() {
       String what = "listing the _delta_log of " + table;
       ObjectListingPage p = client.retrier().call(what, () -> {
-        StorageSigner signer = storage.signer(log);
         // keys after the one just before fromName: fromName itself (or a longer name) comes first
         String startAfter = fromName.isEmpty() ? null : log.key() + fromName.substring(0, fromName.length() - 1);
-        SignedRequest r = signer.presignList(log, token == null ? startAfter : null, token, java.time.Instant.now());
+        SignedRequest r = storage.presignList(log, token == null ? startAfter : null, token);
         Answer a = client.storageGet(r.url(), null, what);
         if (a.status() != 200) {
-          throw failure(a, what);
+          throw failure(a, what, log);
         }
         try (InputStream body = client.storageBody(a)) {
-          return signer.parseList(body);
+          return storage.signer(log).parseList(body);
         }
       });
       for (ObjectListingPage.Entry e : p.entries()) {

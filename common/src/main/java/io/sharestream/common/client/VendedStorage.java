@@ -32,6 +32,8 @@ final class VendedStorage implements StorageUrls {
   private final StorageSettings settings;
   private final Clock clock;
   private final Map<StorageLocation, StorageCredentials> credentials = new LinkedHashMap<>();
+  /** When each location's credentials were vended. */
+  private final Map<StorageLocation, Instant> vendedAt = new LinkedHashMap<>();
 
   VendedStorage(DeltaSharingClient client, TableRef table, TableAccess access, StorageSettings settings, Clock clock) {
     this.client = client;
@@ -52,7 +54,7 @@ final class VendedStorage implements StorageUrls {
   @Override
   public Signed sign(String logPath) {
     StorageLocation object = root.resolve(logPath);
-    SignedRequest r = signer(object).presignGet(object, clock.instant(), URL_VALIDITY);
+    SignedRequest r = presignGet(object);
     if (!r.headers().isEmpty()) {
       throw Errors.unsupportedStorageLocation(object.toString(), "its store needs request headers, which the "
           + "engines' file readers cannot send; read the table through URLs (accessMode=url) if the server offers "
@@ -61,8 +63,47 @@ final class VendedStorage implements StorageUrls {
     return new Signed(r.url(), r.expiresAt().toEpochMilli());
   }
 
+  /** A GET of {@code object}, signed with credentials that have not expired. */
+  SignedRequest presignGet(StorageLocation object) {
+    try {
+      return signer(object).presignGet(object, clock.instant(), URL_VALIDITY);
+    } catch (IllegalStateException expired) { // they expired between the check and the signature: vend anew
+      renew(object);
+      return signer(object).presignGet(object, clock.instant(), URL_VALIDITY);
+    }
+  }
+
+  /** One page of the listing of {@code prefix}, signed with credentials that have not expired. */
+  SignedRequest presignList(StorageLocation prefix, String startAfter, String pageToken) {
+    try {
+      return signer(prefix).presignList(prefix, startAfter, pageToken, clock.instant());
+    } catch (IllegalStateException expired) {
+      renew(prefix);
+      return signer(prefix).presignList(prefix, startAfter, pageToken, clock.instant());
+    }
+  }
+
+  /** Drops the credentials of the location holding {@code object}: storage refused them, or they expired. */
+  synchronized void renew(StorageLocation object) {
+    credentials.remove(location(object));
+  }
+
   /** A signer for {@code object} with fresh credentials of the location holding it. */
   synchronized StorageSigner signer(StorageLocation object) {
+    StorageLocation location = location(object);
+    StorageCredentials c = credentials.get(location);
+    if (c == null || expiresSoon(c, vendedAt.get(location))) {
+      Instant now = clock.instant();
+      c = StorageCredentials.fromJson(client.temporaryTableCredentials(table,
+          location.equals(root) ? null : location.toString()));
+      credentials.put(location, c);
+      vendedAt.put(location, now);
+    }
+    return c.signer(settings);
+  }
+
+  /** The root or auxiliary location {@code object} lies in (the deepest one holding it). */
+  private StorageLocation location(StorageLocation object) {
     StorageLocation location = null;
     for (StorageLocation l : locations) {
       if (object.isUnder(l) && (location == null || l.key().length() > location.key().length())) {
@@ -73,18 +114,18 @@ final class VendedStorage implements StorageUrls {
       throw Errors.unsupportedStorageLocation(object.toString(), "it lies outside the locations " + table
           + " is shared from (" + locations + ")");
     }
-    StorageCredentials c = credentials.get(location);
-    if (c == null || expiresSoon(c)) {
-      c = StorageCredentials.fromJson(client.temporaryTableCredentials(table,
-          location.equals(root) ? null : location.toString()));
-      credentials.put(location, c);
-    }
-    return c.signer(settings);
+    return location;
   }
 
-  /** Renewed when less than a quarter of their life (at most five minutes) is left. */
-  private boolean expiresSoon(StorageCredentials c) {
-    Instant now = clock.instant();
-    return !now.plus(Duration.ofMinutes(5)).isBefore(c.expiresAt());
+  /**
+   * Renewed when less than a quarter of their life, and at most five minutes, is left: credentials that live an hour
+   * are renewed five minutes ahead, ones that live a minute fifteen seconds ahead.
+   */
+  private boolean expiresSoon(StorageCredentials c, Instant vended) {
+    Duration life = Duration.between(vended, c.expiresAt());
+    Duration margin = life.dividedBy(4).compareTo(RENEW_AHEAD) < 0 ? life.dividedBy(4) : RENEW_AHEAD;
+    return !clock.instant().plus(margin).isBefore(c.expiresAt());
   }
+
+  private static final Duration RENEW_AHEAD = Duration.ofMinutes(5);
 }

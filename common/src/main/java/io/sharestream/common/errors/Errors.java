@@ -116,9 +116,7 @@ public final class Errors {
       }
       Matcher beyond = BEYOND_LATEST.matcher(serverMessage);
       if (beyond.find()) {
-        return new VersionNotAvailableException("A version asked for " + what + " is after the table's latest "
-            + "version" + (beyond.group(1) == null ? "" : " (" + beyond.group(1) + ")") + ": ask for the latest "
-            + "version or an earlier one." + said);
+        return versionAfterLatest(what, beyond.group(1) == null ? -1 : Long.parseLong(beyond.group(1)), said);
       }
       if (lower.contains("earliest") || lower.contains("cannot load table version") || lower.contains("you can only")
           || lower.contains("no longer available") || lower.contains("cannot time travel")) {
@@ -325,6 +323,15 @@ public final class Errors {
         + (offered.offers(io.sharestream.common.model.TableAccess.Mode.DIR) && offered.location() == null
             ? " but without a storage location" : "") + ", which accessMode=" + accessMode + " does not read. Set "
         + "accessMode=auto to read each table the way its server offers.");
+  }
+
+  /**
+   * A version (or time) asked for after the table's latest version ({@code latest}, or -1 when not known); {@code
+   * said}: what the server said, or empty.
+   */
+  public static VersionNotAvailableException versionAfterLatest(String what, long latest, String said) {
+    return new VersionNotAvailableException("A version asked for " + what + " is after the table's latest version"
+        + (latest < 0 ? "" : " (" + latest + ")") + ": ask for the latest version or an earlier one." + said);
   }
 
   /** A change data range of a table read from its storage directory with a version that recorded no change data. */

@@ -192,6 +192,7 @@ final class ErrorsReference {
       factory("physicalColumnsMissing", "a column-mapped file", "{file}", List.of("{physical names}"),
           List.of("{file's columns}")),
       factory("malformedVariant", "a variant not in the Variant encoding", "{file}", "{column}", "{problem}"),
+      factory("versionAfterLatest", "a version or time after the latest", "{what}", 12L, ""),
       factory("changeDataNotRecorded", "a directory-access range without change data", "{table}", 3L),
       factory("storageRefused", "storage refusing vended credentials", "{table}", "{what}", 403,
           "<Error><Code>AccessDenied</Code><Message>{storage message}</Message></Error>"),
