@@ -77,7 +77,8 @@ final class DirectoryTable {
         throw Errors.versionAfterLatest("the versions " + q.startingVersion() + " to " + end + " of " + table, latest,
             "");
       }
-      return history(q.startingVersion(), end, false, true);
+      long from = q.startingVersion();
+      return history(log.snapshot(from), log.commits(from, end), end, false, true);
     }
     long v = q.version() != null ? q.version() : q.timestamp() != null ? versionAtOrBefore(q.timestamp())
         : log.latestVersion();
@@ -95,8 +96,10 @@ final class DirectoryTable {
     long end = c.endingVersion() != null ? c.endingVersion()
         : c.endingTimestamp() != null ? versionAtOrBefore(c.endingTimestamp()) : latest;
     end = Math.min(end, latest);
-    checkChangeDataRecorded(from, end);
-    return history(from, end, true, c.includeHistoricalMetadata());
+    LogSnapshot start = log.snapshot(from);
+    List<LogCommit> commits = log.commits(from, end);
+    checkChangeDataRecorded(start, commits);
+    return history(start, commits, end, true, c.includeHistoricalMetadata());
   }
 
   /**
@@ -104,11 +107,14 @@ final class DirectoryTable {
    * version. A commit's {@code metaData} comes before its files (Delta writes it so): each commit is read up to its
    * first file.
    */
-  private void checkChangeDataRecorded(long from, long to) {
-    if (!metadata(log.snapshot(from).metadata(), from).changeDataFeedEnabled()) {
-      throw Errors.changeDataNotRecorded(table, from);
+  private void checkChangeDataRecorded(LogSnapshot start, List<LogCommit> commits) {
+    if (!metadata(start.metadata(), start.version()).changeDataFeedEnabled()) {
+      throw Errors.changeDataNotRecorded(table, start.version());
     }
-    for (LogCommit c : log.commits(from + 1, to)) {
+    for (LogCommit c : commits) {
+      if (c.version() == start.version()) {
+        continue; // its metadata is the start's
+      }
       Iterator<ObjectNode> it = c.actions();
       try {
         while (it.hasNext()) {
@@ -121,7 +127,7 @@ final class DirectoryTable {
           }
         }
       } finally {
-        closeQuietly(it);
+        DeltaLog.closeQuietly(it);
       }
     }
   }
@@ -142,10 +148,13 @@ final class DirectoryTable {
     return found;
   }
 
-  /** The changes of versions {@code from} to {@code to}, as a history ({@code cdf}: changes endpoint) answer. */
-  private FileListing history(long from, long to, boolean cdf, boolean historicalMetadata) {
-    List<LogCommit> commits = log.commits(from, to);
-    LogSnapshot start = log.snapshot(from);
+  /**
+   * The changes of {@code commits} (from the {@code start} snapshot's version to {@code to}), as a history answer
+   * ({@code cdf}: the changes endpoint's).
+   */
+  private FileListing history(LogSnapshot start, List<LogCommit> commits, long to, boolean cdf,
+      boolean historicalMetadata) {
+    long from = start.version();
     TableMetadata head = historicalMetadata ? metadata(start.metadata(), from)
         : metadata(log.snapshot(to).metadata(), to);
     DirectoryListing.ExpiryTracker expiry = new DirectoryListing.ExpiryTracker();
@@ -217,16 +226,6 @@ final class DirectoryTable {
     }
   }
 
-  private static void closeQuietly(Iterator<?> it) {
-    if (it instanceof Closeable) {
-      try {
-        ((Closeable) it).close();
-      } catch (java.io.IOException e) {
-        // the log's files are only read: nothing to keep
-      }
-    }
-  }
-
   /** An iterator's elements through a function. */
   private static final class Mapped implements Iterator<SharingAction>, Closeable {
     private final Iterator<ObjectNode> in;
@@ -249,7 +248,7 @@ final class DirectoryTable {
 
     @Override
     public void close() {
-      closeQuietly(in);
+      DeltaLog.closeQuietly(in);
     }
   }
 
@@ -280,12 +279,12 @@ final class DirectoryTable {
         if (actions != null && actions.hasNext()) {
           next = convert(actions.next());
         } else if (!commits.isEmpty()) {
-          closeQuietly(actions);
+          DeltaLog.closeQuietly(actions);
           commit = commits.removeFirst();
           useCdc = cdf && hasCdc(commit);
           actions = commit.actions();
         } else {
-          closeQuietly(actions);
+          DeltaLog.closeQuietly(actions);
           actions = null;
           return false;
         }
@@ -340,13 +339,13 @@ final class DirectoryTable {
         }
         return false;
       } finally {
-        closeQuietly(it);
+        DeltaLog.closeQuietly(it);
       }
     }
 
     @Override
     public void close() {
-      closeQuietly(actions);
+      DeltaLog.closeQuietly(actions);
       commits.clear();
     }
   }

@@ -166,7 +166,7 @@ public final class DeltaLog {
     }
     Iterator<ObjectNode> lines = lines(f);
     JsonNode v = lines.hasNext() ? lines.next().path("version") : null;
-    close(lines);
+    closeQuietly(lines);
     return v != null && v.canConvertToLong() ? v.asLong() : -1;
   }
 
@@ -230,7 +230,8 @@ public final class DeltaLog {
     return l;
   }
 
-  static void close(Iterator<?> it) {
+  /** Closes an iterator of the log's lines or files if it holds a file open; what was read stands. */
+  public static void closeQuietly(Iterator<?> it) {
     if (it instanceof java.io.Closeable) {
       try {
         ((java.io.Closeable) it).close();

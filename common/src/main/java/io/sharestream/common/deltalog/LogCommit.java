@@ -34,21 +34,70 @@ public final class LogCommit {
    * the commit before it, as Delta's history does.
    */
   public long timestamp() {
-    if (!timestampRead) {
+    if (!timestampRead) { // else its first line was seen by actions()
       Iterator<ObjectNode> lines = log.lines(file);
       if (lines.hasNext()) {
-        JsonNode ict = lines.next().path("commitInfo").path("inCommitTimestamp");
-        inCommitTimestamp = ict.canConvertToLong() ? ict.asLong() : null;
+        firstLine(lines.next());
       }
-      DeltaLog.close(lines);
-      timestampRead = true;
+      DeltaLog.closeQuietly(lines);
     }
     return inCommitTimestamp != null ? inCommitTimestamp : fileTime;
   }
 
-  /** The commit's actions in file order; close the iterator (it is {@link java.io.Closeable}) if not read to its end. */
+  /**
+   * The commit's actions in file order; close the iterator (it is {@link java.io.Closeable}) if not read to its end.
+   * Its first line gives {@link #timestamp()} too, so a commit being read is not opened again for its time.
+   */
   public Iterator<ObjectNode> actions() {
-    return log.lines(file);
+    Iterator<ObjectNode> lines = log.lines(file);
+    if (timestampRead) {
+      return lines;
+    }
+    return new FirstLineSeen(lines);
+  }
+
+  /** Takes the in-commit timestamp from the commit's first line (where a table with them puts its commitInfo). */
+  private void firstLine(ObjectNode first) {
+    JsonNode ict = first.path("commitInfo").path("inCommitTimestamp");
+    inCommitTimestamp = ict.canConvertToLong() ? ict.asLong() : null;
+    timestampRead = true;
+  }
+
+  /** The lines of the commit, the first one noted for {@link #timestamp()} as it passes. */
+  private final class FirstLineSeen implements Iterator<ObjectNode>, java.io.Closeable {
+    private final Iterator<ObjectNode> lines;
+    private boolean first = true;
+
+    FirstLineSeen(Iterator<ObjectNode> lines) {
+      this.lines = lines;
+    }
+
+    @Override
+    public boolean hasNext() {
+      boolean more = lines.hasNext();
+      if (!more && first && !timestampRead) { // an empty commit: nothing to learn
+        inCommitTimestamp = null;
+        timestampRead = true;
+      }
+      return more;
+    }
+
+    @Override
+    public ObjectNode next() {
+      ObjectNode n = lines.next();
+      if (first) {
+        first = false;
+        if (!timestampRead) {
+          firstLine(n);
+        }
+      }
+      return n;
+    }
+
+    @Override
+    public void close() {
+      DeltaLog.closeQuietly(lines);
+    }
   }
 
   @Override
