@@ -275,8 +275,10 @@ public final class HttpInputFile implements InputFile, PlannedReads {
           }
           return body;
         }
-        Http.readSmall(c.body(), 4096); // read and closed, so the connection can serve the next request
-        if (status == 403 && !refreshed) {
+        String body = Http.readSmall(c.body(), 4096); // read and closed, so the connection can serve the next request
+        // a URL refused or expired (S3 answers a signature made with expired credentials 400 ExpiredToken): once anew
+        boolean expired = status == 400 && body.contains("ExpiredToken");
+        if ((status == 403 || expired) && !refreshed) {
           url.refresh();
           refreshed = true;
           continue;

@@ -8,6 +8,7 @@ import io.sharestream.common.storage.SignedRequest;
 import io.sharestream.common.storage.StorageLocation;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
@@ -68,9 +69,9 @@ final class StorageLogFiles implements LogFiles {
   }
 
   /**
-   * What a refusal of {@code object} means: 429 and 5xx are retried; a 400, 401 or 403 (credentials that expired or
-   * were revoked: S3 answers an expired token with 400 ExpiredToken) is retried with credentials vended anew, and
-   * fails if they are refused too (at most one such retry a minute per object).
+   * What a refusal of {@code object} means: 429 and 5xx are retried; a refusal for expiry (S3's 400 ExpiredToken, 403
+   * "Request has expired") is retried with credentials vended anew; another 400, 401 or 403 (revoked?) is retried so
+   * at most once a minute per object, and fails if the new credentials are refused too.
    */
   private RuntimeException failure(Answer a, String what, StorageLocation object) {
     int status = a.status();
@@ -78,14 +79,17 @@ final class StorageLogFiles implements LogFiles {
     if (status == 429 || status >= 500) {
       return new TransientFailure("storage answered HTTP " + status, Http.retryAfter(a), null);
     }
+    if ((status == 400 || status == 403) && body.toLowerCase(java.util.Locale.ROOT).contains("expired")) {
+      storage.renew(object); // the credentials or the signature outlived: sign with new ones (never a revocation)
+      return new TransientFailure("storage refused expired credentials (HTTP " + status + ")", Duration.ZERO, null);
+    }
     long now = System.nanoTime();
     Long last = renewed.get(object.toString());
     if ((status == 400 || status == 401 || status == 403)
         && (last == null || now - last > java.util.concurrent.TimeUnit.MINUTES.toNanos(1))) {
       renewed.put(object.toString(), now);
       storage.renew(object);
-      return new TransientFailure("storage refused the credentials (HTTP " + status + ")", java.time.Duration.ZERO,
-          null);
+      return new TransientFailure("storage refused the credentials (HTTP " + status + ")", Duration.ZERO, null);
     }
     return Errors.storageRefused(table, what, status, body);
   }
