@@ -61,7 +61,7 @@ import scala.collection.JavaConverters;
  * metadata ({@code id}, {@code schemaString}, {@code configuration}) and the protocol are Delta's own snapshot's; the
  * latest version is Delta's; and each surviving commit's add, remove and cdc actions are those Delta reads for it.
  *
- * <p>One history of 25 commits is written by SQL ({@link #HISTORY}); the other tables are copies of its files on which
+ * <p>One history of 13 commits is written by SQL ({@link #HISTORY}); the other tables are copies of its files on which
  * Delta itself writes the other checkpoint kinds ({@code DeltaLog.checkpoint}, what its post-commit hook calls), so
  * the SQL is run once. Each table has its own Spark session (a {@code newSession()} of the module's one
  * {@link DeltaFixtures#spark()} session), so the checkpoint settings one table needs reach no other table of the JVM.
@@ -125,85 +125,76 @@ class DeltaLogReadsDeltaWrittenTablesTest {
   }
 
   /**
-   * Versions 1..25 of {@link #writeClassic}: appends of 30 rows in partitions {@code p:0..p:2} (one file in each; the
+   * Versions 1..13 of {@link #writeClassic}: appends of 30 rows in partitions {@code p:0..p:2} (one file in each; the
    * colon is escaped in the directory name and the log's paths escape that again), DELETEs that leave deletion
    * vectors (and deletion vectors on files that have one), UPDATEs and a MERGE (deletion vectors, new files, change
    * data files), an OPTIMIZE (dataChange false), a DELETE of a whole partition (removes only).
    */
   private static final List<String> HISTORY = List.of(
-      append(100), append(200), append(300),
+      append(100), append(200),
       "DELETE FROM {t} WHERE id % 10 = 3",
       "UPDATE {t} SET name = concat('u', id) WHERE id % 7 = 0",
-      append(400),
       "DELETE FROM {t} WHERE id = 101",
       "MERGE INTO {t} t USING (SELECT id, concat('s', id) AS name, concat('p:', id % 3) AS part "
-          + "FROM range(415, 445)) s ON t.id = s.id "
+          + "FROM range(215, 245)) s ON t.id = s.id "
           + "WHEN MATCHED AND s.id % 4 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET name = s.name "
           + "WHEN NOT MATCHED THEN INSERT *",
-      append(500),
+      append(300),
       "DELETE FROM {t} WHERE id % 10 = 5",
       "OPTIMIZE {t}",
-      append(600),
-      append(700),
-      "DELETE FROM {t} WHERE id = 602",
       "DELETE FROM {t} WHERE part = 'p:1'",
-      append(800),
-      append(900),
       "UPDATE {t} SET name = 'x' WHERE id % 9 = 0",
-      append(1000),
-      append(1100),
-      append(1200),
-      "DELETE FROM {t} WHERE id IN (1001, 1101)",
-      append(1250),
-      append(1300),
-      "DELETE FROM {t} WHERE id = 1303");
+      append(400),
+      "DELETE FROM {t} WHERE id = 402");
 
   /**
-   * Deletion vectors and the change data feed on, partitioned by {@code part}, the default checkpoint interval:
-   * versions 0 (CREATE) to 25 ({@link #HISTORY}), classic checkpoints at 10 and 20.
+   * Deletion vectors and the change data feed on, partitioned by {@code part}, a checkpoint every 5 versions:
+   * versions 0 (CREATE) to 13 ({@link #HISTORY}), classic checkpoints at 5 and 10.
    */
   private static Table writeClassic(Table t) {
     t.step("CREATE TABLE {t} (id BIGINT, name STRING, part STRING) USING delta PARTITIONED BY (part) "
-        + "TBLPROPERTIES (delta.enableDeletionVectors = true, delta.enableChangeDataFeed = true)");
+        + "TBLPROPERTIES (delta.enableDeletionVectors = true, delta.enableChangeDataFeed = true, "
+        + "delta.checkpointInterval = 5)");
     HISTORY.forEach(t::step);
     return t;
   }
 
-  /** The commits of {@link #writeClassic}; Delta checkpoints 10 and 20 in parts of at most 5 actions. */
+  /** The commits of {@link #writeClassic}; Delta checkpoints 5 and 10 in parts of at most 5 actions. */
   private static Table writeMultiPart(Table t) {
     t.conf("spark.databricks.delta.checkpoint.partSize", "5");
+    t.checkpoint(5);
     t.checkpoint(10);
-    t.checkpoint(20);
     return t;
   }
 
   /**
-   * The log of {@link #writeClassic} (classic checkpoints at 10 and 20), then {@code delta.checkpointPolicy = v2}
-   * (26), an append (27), a V2 checkpoint at 27 with a Parquet top-level file, an append (28), a V2 checkpoint at 28
-   * with a JSON top-level file, a DELETE (29); their files are in sidecars of at most 5 actions.
+   * The log of {@link #writeClassic} (classic checkpoints at 5 and 10), then {@code delta.checkpointPolicy = v2}
+   * (14), an append (15), a V2 checkpoint at 15 with a Parquet top-level file, an append (16), a V2 checkpoint at 16
+   * with a JSON top-level file, a DELETE (17); their files are in sidecars of at most 5 actions.
    */
   private static Table writeV2(Table t) {
-    t.step("ALTER TABLE {t} SET TBLPROPERTIES ('delta.checkpointPolicy' = 'v2')");
-    t.step(append(1400));
+    // checkpoints only where written below
+    t.step("ALTER TABLE {t} SET TBLPROPERTIES ('delta.checkpointPolicy' = 'v2', 'delta.checkpointInterval' = 100)");
+    t.step(append(500));
     t.conf("spark.databricks.delta.checkpoint.partSize", "5");
     t.conf("spark.databricks.delta.checkpointV2.topLevelFileFormat", "parquet");
-    t.checkpoint(27);
-    t.step(append(1500));
+    t.checkpoint(15);
+    t.step(append(600));
     t.conf("spark.databricks.delta.checkpointV2.topLevelFileFormat", "json");
-    t.checkpoint(28);
-    t.step("DELETE FROM {t} WHERE id IN (1002, 1401)");
+    t.checkpoint(16);
+    t.step("DELETE FROM {t} WHERE id IN (401, 501)");
     return t;
   }
 
   /**
-   * The log of {@link #writeClassic} with the commits of 0..14 and the checkpoint at 10 made 40 days old (past the
-   * default 30 days' log retention); then Delta checkpoints 25, and its own cleanup after that removes them: the
-   * commits of 15..25 and the checkpoints at 20 and 25 are left.
+   * The log of {@link #writeClassic} with the commits of 0..7 and the checkpoint at 5 made 40 days old (past the
+   * default 30 days' log retention); then Delta checkpoints 13, and its own cleanup after that removes them: the
+   * commits of 8..13 and the checkpoints at 10 and 13 are left.
    */
   private static Table writeCleaned(Table t) {
     long old = System.currentTimeMillis() - 40L * 24 * 3600 * 1000;
     for (String name : t.logNames()) {
-      if (name.matches("\\d{20}\\.(json|checkpoint\\.parquet)") && Long.parseLong(name.substring(0, 20)) <= 14) {
+      if (name.matches("\\d{20}\\.(json|checkpoint\\.parquet)") && Long.parseLong(name.substring(0, 20)) <= 7) {
         try {
           Files.setLastModifiedTime(t.log.resolve(name), FileTime.fromMillis(old + Long.parseLong(name.substring(0,
               20)) * 1000));
@@ -212,7 +203,7 @@ class DeltaLogReadsDeltaWrittenTablesTest {
         }
       }
     }
-    t.checkpoint(25);
+    t.checkpoint(13);
     return t;
   }
 
@@ -629,21 +620,21 @@ class DeltaLogReadsDeltaWrittenTablesTest {
 
   @Test
   void everyVersionOfATableWithClassicCheckpointsIsDeltasSnapshot() throws IOException {
-    assertThat(checkpointVersions(classic.logNames(), CLASSIC)).containsExactly(10L, 20L);
+    assertThat(checkpointVersions(classic.logNames(), CLASSIC)).containsExactly(5L, 10L);
     assertThat(classic.logNames()).noneMatch(n -> PART.matcher(n).matches() || V2.matcher(n).matches());
     DeltaLog log = classic.deltaLog(classic.files());
     assertThat(log.earliestVersion()).isZero();
     // paths exactly as in the log: the partition directory "part=p%3A0" escaped once more
-    assertThat(files(log.snapshot(25))).anyMatch(f -> f.startsWith("part=p%253A0/"));
-    assertThat(assertEveryVersionIsDeltas(classic)).isEqualTo(26);
+    assertThat(files(log.snapshot(13))).anyMatch(f -> f.startsWith("part=p%253A0/"));
+    assertThat(assertEveryVersionIsDeltas(classic)).isEqualTo(14);
   }
 
   @Test
   void everyVersionOfATableWithMultiPartCheckpointsIsDeltasSnapshot() throws IOException {
     List<String> names = multiPart.logNames();
     assertThat(checkpointVersions(names, CLASSIC)).as("single-file checkpoints").isEmpty();
-    assertThat(checkpointVersions(names, PART)).containsExactly(10L, 20L);
-    for (long v : List.of(10L, 20L)) {
+    assertThat(checkpointVersions(names, PART)).containsExactly(5L, 10L);
+    for (long v : List.of(5L, 10L)) {
       List<String> parts = names.stream().filter(n -> PART.matcher(n).matches() && n.startsWith(String.format("%020d",
           v))).collect(Collectors.toList());
       java.util.regex.Matcher m = PART.matcher(parts.get(0));
@@ -659,17 +650,17 @@ class DeltaLogReadsDeltaWrittenTablesTest {
         .containsAll(names.stream().filter(n -> n.startsWith(String.format("%020d.checkpoint.", 10)))
             .collect(Collectors.toList()))
         .noneMatch(n -> n.matches("\\d{20}\\.json"));
-    assertThat(assertEveryVersionIsDeltas(multiPart, 10L, 20L)).isEqualTo(26);
+    assertThat(assertEveryVersionIsDeltas(multiPart, 5L, 10L)).isEqualTo(14);
   }
 
   @Test
   void everyVersionOfATableWithV2CheckpointsAndSidecarsIsDeltasSnapshot() throws IOException {
     List<String> names = v2.logNames();
-    assertThat(checkpointVersions(names, CLASSIC)).as("classic checkpoints").containsExactly(10L, 20L);
+    assertThat(checkpointVersions(names, CLASSIC)).as("classic checkpoints").containsExactly(5L, 10L);
     List<String> v2Checkpoints = names.stream().filter(n -> V2.matcher(n).matches()).collect(Collectors.toList());
     assertThat(v2Checkpoints).as("V2 checkpoints").hasSize(2);
-    assertThat(v2Checkpoints.get(0)).startsWith(String.format("%020d", 27)).endsWith(".parquet");
-    assertThat(v2Checkpoints.get(1)).startsWith(String.format("%020d", 28)).endsWith(".json");
+    assertThat(v2Checkpoints.get(0)).startsWith(String.format("%020d", 15)).endsWith(".parquet");
+    assertThat(v2Checkpoints.get(1)).startsWith(String.format("%020d", 16)).endsWith(".json");
     List<String> sidecars = v2.sidecarNames();
     assertThat(sidecars).as("sidecars").hasSizeGreaterThan(2).allMatch(n -> n.endsWith(".parquet"));
     // the JSON top-level file names its sidecars and holds no file action
@@ -680,14 +671,14 @@ class DeltaLogReadsDeltaWrittenTablesTest {
     assertThat(top).anyMatch(a -> a.has("sidecar")).anyMatch(a -> a.has("checkpointMetadata"))
         .noneMatch(a -> a.has("add"));
 
-    for (long v : List.of(27L, 28L)) {
+    for (long v : List.of(15L, 16L)) {
       LocalLogFiles files = v2.files();
       LogSnapshot s = v2.deltaLog(files).snapshot(v);
       assertThat(features(s.protocol().path("readerFeatures"))).contains("v2Checkpoint");
       // no commit follows the checkpoint at its own version: every file comes from the sidecars
       assertThat(files(s)).as("files at version %d", v).isNotEmpty();
       List<String> read = new ArrayList<>(files.opened);
-      assertThat(read).as("files read for version %d", v).contains(v2Checkpoints.get(v == 27 ? 0 : 1))
+      assertThat(read).as("files read for version %d", v).contains(v2Checkpoints.get(v == 15 ? 0 : 1))
           .noneMatch(n -> n.matches("\\d{20}\\.json"));
       List<String> sidecarsRead = read.stream().filter(n -> n.startsWith("_sidecars/")).collect(Collectors.toList());
       assertThat(sidecarsRead).as("sidecars read for version %d", v).hasSizeGreaterThan(1)
@@ -695,28 +686,28 @@ class DeltaLogReadsDeltaWrittenTablesTest {
       assertThat(sidecars).containsAll(sidecarsRead.stream().map(n -> n.substring("_sidecars/".length()))
           .collect(Collectors.toList()));
     }
-    assertThat(assertEveryVersionIsDeltas(v2)).isEqualTo(30);
+    assertThat(assertEveryVersionIsDeltas(v2)).isEqualTo(18);
   }
 
   @Test
   void versionsWhoseCommitsDeltasCleanupRemovedAreNotAvailable() throws IOException {
     List<String> names = cleaned.logNames();
     assertThat(names).as("what Delta's cleanup left")
-        .doesNotContain(String.format("%020d.json", 0), String.format("%020d.json", 14),
-            String.format("%020d.checkpoint.parquet", 10))
-        .contains(String.format("%020d.json", 15), String.format("%020d.checkpoint.parquet", 20),
-            String.format("%020d.checkpoint.parquet", 25));
+        .doesNotContain(String.format("%020d.json", 0), String.format("%020d.json", 7),
+            String.format("%020d.checkpoint.parquet", 5))
+        .contains(String.format("%020d.json", 8), String.format("%020d.checkpoint.parquet", 10),
+            String.format("%020d.checkpoint.parquet", 13));
     DeltaLog log = cleaned.deltaLog(cleaned.files());
-    assertThat(log.earliestVersion()).isEqualTo(20);
-    assertThat(log.earliestCommit()).isEqualTo(15);
-    // 15..19: their commits survive, but no checkpoint at or before them does
-    assertThatThrownBy(() -> log.snapshot(19)).isInstanceOf(VersionNotAvailableException.class);
-    assertThatThrownBy(() -> log.snapshot(14)).isInstanceOf(VersionNotAvailableException.class);
+    assertThat(log.earliestVersion()).isEqualTo(10);
+    assertThat(log.earliestCommit()).isEqualTo(8);
+    // 8 and 9: their commits survive, but no checkpoint at or before them does
+    assertThatThrownBy(() -> log.snapshot(9)).isInstanceOf(VersionNotAvailableException.class);
+    assertThatThrownBy(() -> log.snapshot(7)).isInstanceOf(VersionNotAvailableException.class);
     assertThatThrownBy(() -> log.snapshot(0)).isInstanceOf(VersionNotAvailableException.class);
-    assertThatThrownBy(() -> log.commits(14, 16)).isInstanceOf(VersionNotAvailableException.class);
-    assertThat(log.commits(15, 16)).hasSize(2);
-    assertThatThrownBy(() -> cleaned.delta().getSnapshotAt(19, Option.empty())).as("Delta's own snapshot at 19")
+    assertThatThrownBy(() -> log.commits(7, 9)).isInstanceOf(VersionNotAvailableException.class);
+    assertThat(log.commits(8, 9)).hasSize(2);
+    assertThatThrownBy(() -> cleaned.delta().getSnapshotAt(9, Option.empty())).as("Delta's own snapshot at 9")
         .isInstanceOf(Exception.class);
-    assertThat(assertEveryVersionIsDeltas(cleaned, 25L)).isEqualTo(6);
+    assertThat(assertEveryVersionIsDeltas(cleaned, 13L)).isEqualTo(4);
   }
 }

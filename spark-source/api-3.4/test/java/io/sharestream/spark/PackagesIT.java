@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
 import io.sharestream.testkit.server.DeltaSharingServer;
+import java.io.BufferedReader;
 import java.io.File;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * io.sharestream:sharestream-spark-<line>_<scala>:<version>} against a Maven repository holding what {@code mvn
  * deploy} publishes (the shaded jar and its flattened POM, no parent), the only repository Spark's Ivy
  * knows here ({@code spark.jars.ivySettings}), in a driver JVM of Spark's jars alone; the job reads the table and
- * streams it to files with {@code AvailableNow}, twice around a new commit, resuming from its checkpoint.
+ * streams it to files with {@code AvailableNow}, twice around a new commit, the second query resuming from the
+ * first one's checkpoint.
  */
 class PackagesIT {
   private static final String MARKER = "PACKAGES ";
@@ -45,17 +49,20 @@ class PackagesIT {
     table.append(rows(0, 5));
     try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true).start()) {
       String path = server.writeProfile(tmp.resolve("p.share")) + "#s.sc.t";
-      Map<String, String> first = submit(repo, path);
+      Submitted job = submit(repo, path);
+      Map<String, String> first = job.report(1);
       assertThat(first.get("batch")).isEqualTo("5");
       assertThat(first.get("source")).as("the source's classes come from the jar Ivy resolved")
           .contains(System.getProperty("packages.artifactId") + "-" + System.getProperty("packages.version") + ".jar")
           .contains(tmp.resolve("ivy").toString());
       assertThat(ids()).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L);
       table.append(rows(5, 8));
-      Map<String, String> second = submit(repo, path);
+      job.proceed();
+      Map<String, String> second = job.report(2);
       assertThat(second.get("batch")).isEqualTo("8");
-      assertThat(ids()).as("the restart streams only the new commit").containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L,
-          5L, 6L, 7L);
+      assertThat(ids()).as("the query started again from its checkpoint streams only the new commit")
+          .containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L);
+      job.finish();
     }
   }
 
@@ -74,7 +81,7 @@ class PackagesIT {
   }
 
   /** Runs {@link Job} through {@code SparkSubmit} in a JVM of its own, the jar only in {@code --packages}. */
-  private Map<String, String> submit(Path repo, String table) throws Exception {
+  private Submitted submit(Path repo, String table) throws Exception {
     Path settings = tmp.resolve("ivysettings.xml");
     Files.writeString(settings, "<ivysettings>\n  <settings defaultResolver=\"published\"/>\n"
         + "  <caches defaultCacheDir=\"" + tmp.resolve("ivy-cache") + "\"/>\n  <resolvers>\n"
@@ -97,20 +104,56 @@ class PackagesIT {
     Path log = tmp.resolve("submit.log");
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-    Process p = pb.start();
-    if (!p.waitFor(5, TimeUnit.MINUTES)) {
-      p.destroyForcibly();
+    return new Submitted(pb.start(), log);
+  }
+
+  /** The submitted job: its reports, read from its output, and the line on its input that lets it go on. */
+  private static final class Submitted {
+    private final Process process;
+    private final Path log;
+
+    Submitted(Process process, Path log) {
+      this.process = process;
+      this.log = log;
     }
-    String out = Files.readString(log, StandardCharsets.UTF_8);
-    int at = out.lastIndexOf(MARKER);
-    assertThat(at).as("the job's report; its output:\n%s", out.substring(Math.max(0, out.length() - 6000)))
-        .isGreaterThanOrEqualTo(0);
-    assertThat(p.exitValue()).as(out).isZero();
-    Map<String, String> report = new java.util.HashMap<>();
-    for (String kv : out.substring(at + MARKER.length()).split("\n")[0].trim().split(" ")) {
-      report.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+
+    /** Waits for the job's report number {@code n} (or its end) and returns it. */
+    Map<String, String> report(int n) throws Exception {
+      String marker = MARKER + n + " ";
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+      String out = output();
+      while (!out.contains(marker) && process.isAlive() && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+        out = output();
+      }
+      out = output();
+      int at = out.indexOf(marker);
+      assertThat(at).as("the job's report %d; its output:\n%s", n, out.substring(Math.max(0, out.length() - 6000)))
+          .isGreaterThanOrEqualTo(0);
+      Map<String, String> report = new HashMap<>();
+      for (String kv : out.substring(at + marker.length()).split("\n")[0].trim().split(" ")) {
+        report.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+      }
+      return report;
     }
-    return report;
+
+    /** Lets the job start its query again. */
+    void proceed() throws Exception {
+      process.getOutputStream().write("go\n".getBytes(StandardCharsets.UTF_8));
+      process.getOutputStream().flush();
+    }
+
+    /** Waits for the job to end, successfully. */
+    void finish() throws Exception {
+      if (!process.waitFor(2, TimeUnit.MINUTES)) {
+        process.destroyForcibly();
+      }
+      assertThat(process.exitValue()).as(output()).isZero();
+    }
+
+    private String output() throws Exception {
+      return Files.readString(log, StandardCharsets.UTF_8);
+    }
   }
 
   /** The ids the job's file sink holds. */
@@ -137,21 +180,31 @@ class PackagesIT {
     return rows;
   }
 
-  /** The job spark-submit runs: a batch count, then the table streamed into JSON files until it is caught up. */
+  /**
+   * The job spark-submit runs: a batch count, then the table streamed into JSON files until it is caught up; once a
+   * line comes on its input, both again, the query started anew from its checkpoint.
+   */
   public static final class Job {
     public static void main(String[] args) throws Exception {
       String table = args[0];
       Path out = Path.of(args[1]);
       SparkSession spark = SparkSession.builder().getOrCreate();
-      long batch = spark.read().format("deltaSharing").load(table).count();
-      StreamingQuery q = spark.readStream().format("deltaSharing").option("startingVersion", "0").load(table)
-          .writeStream().format("json").option("checkpointLocation", out.resolve("checkpoint").toString())
-          .trigger(Trigger.AvailableNow()).start(out.resolve("rows").toString());
-      q.awaitTermination();
-      String source = Class.forName("io.sharestream.spark.DeltaSharingDataSource", false,
-          Thread.currentThread().getContextClassLoader()).getProtectionDomain().getCodeSource().getLocation()
-          .getPath();
-      System.out.println(MARKER + "batch=" + batch + " source=" + source);
+      BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      for (int n = 1; n <= 2; n++) {
+        if (n > 1 && input.readLine() == null) {
+          break;
+        }
+        long batch = spark.read().format("deltaSharing").load(table).count();
+        StreamingQuery q = spark.readStream().format("deltaSharing").option("startingVersion", "0").load(table)
+            .writeStream().format("json").option("checkpointLocation", out.resolve("checkpoint").toString())
+            .trigger(Trigger.AvailableNow()).start(out.resolve("rows").toString());
+        q.awaitTermination();
+        String source = Class.forName("io.sharestream.spark.DeltaSharingDataSource", false,
+            Thread.currentThread().getContextClassLoader()).getProtectionDomain().getCodeSource().getLocation()
+            .getPath();
+        System.out.println(MARKER + n + " batch=" + batch + " source=" + source);
+        System.out.flush();
+      }
       spark.stop();
     }
   }

@@ -45,12 +45,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Delta Lake 4.0 (delta-spark 4.0.0 on Spark 4.0.0) writes a type-widened table (every widening it allows, one ALTER
- * per version, with rows before and after, an UPDATE and a DELETE) and a variant table (values of every kind,
- * top-level and in a struct); the kit serves them; the core's snapshot at every version and its streams from version
- * 1 (change feed and default), and the Spark source's (built for Spark 4.2, run on 4.0), give exactly Delta's rows (variants as the JSON text of Spark's {@code to_json}, all else
- * as Spark's {@code CAST} to string renders it). The tables the engines' tests read (kept in the kit,
- * {@link DeltaLake4Fixtures}) still read, by Delta, as recorded; {@code -Dfixtures.write=true} writes them anew.
+ * Tables Delta Lake 4.0 (delta-spark 4.0.0 on Spark 4.0.0) wrote, kept in the kit ({@link DeltaLake4Fixtures}, what the
+ * engines' tests read): a type-widened table (every widening it allows, one ALTER per version, with rows before and
+ * after, an UPDATE and a DELETE) and a variant table (values of every kind, top-level and in a struct). Delta still
+ * reads them as recorded; the kit serves them; the core's snapshot at every version and its streams from version 1
+ * (change feed and default), and the Spark source's (built for Spark 4.2, run on 4.0), give exactly those rows
+ * (variants as the JSON text of Spark's {@code to_json}, all else as Spark's {@code CAST} to string renders it).
+ * {@code -Dfixtures.write=true} has Delta write them anew ({@link #write}) and records its reads.
  */
 class DeltaLake4InteropTest {
   static final TableRef T = new TableRef("s", "sc", "t");
@@ -247,25 +248,25 @@ class DeltaLake4InteropTest {
     return out;
   }
 
-  /** Each table written afresh by Delta Lake 4.0, and Delta's reads of it. */
-  private static final Map<String, DeltaLake4Fixtures.Truth> FRESH = new LinkedHashMap<>();
+  /** Each kept table, copied into {@code kept-<name>}, and Delta's reads of it as recorded. */
+  private static final Map<String, DeltaLake4Fixtures.Truth> KEPT = new LinkedHashMap<>();
 
-  private static synchronized Map<String, DeltaLake4Fixtures.Truth> fresh() {
-    if (FRESH.isEmpty()) {
+  private static synchronized Map<String, DeltaLake4Fixtures.Truth> kept() {
+    if (KEPT.isEmpty()) {
       for (String name : DeltaLake4Fixtures.NAMES) {
-        write(name, tmp.resolve("fresh-" + name));
-        FRESH.put(name, read(name, tmp.resolve("fresh-" + name)));
+        DeltaLake4Fixtures.copy(name, tmp.resolve("kept-" + name));
+        KEPT.put(name, DeltaLake4Fixtures.truth(name));
       }
     }
-    return FRESH;
+    return KEPT;
   }
 
   @Test
   void theCoreReadsTablesDeltaLake4WritesAsDeltaReadsThem() {
-    fresh().forEach((name, truth) -> {
+    kept().forEach((name, truth) -> {
       assertThat(truth.latestVersion()).isGreaterThanOrEqualTo(4);
       try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "sc", "t",
-          tmp.resolve("fresh-" + name), true).start()) {
+          tmp.resolve("kept-" + name), true).start()) {
         DeltaSharingClient client = client(server);
         assertThat(coreSnapshots(client, truth)).as("%s: every version", name).isEqualTo(truth.snapshots);
         // streams from version 1 (through every widening) give Delta's changes where Delta reads them
@@ -280,11 +281,11 @@ class DeltaLake4InteropTest {
 
   @Test
   void theSparkSourceOnSpark40ReadsThemAsDeltaDoes() throws Exception {
-    for (Map.Entry<String, DeltaLake4Fixtures.Truth> e : fresh().entrySet()) {
+    for (Map.Entry<String, DeltaLake4Fixtures.Truth> e : kept().entrySet()) {
       String name = e.getKey();
       DeltaLake4Fixtures.Truth truth = e.getValue();
       try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "sc", "t",
-          tmp.resolve("fresh-" + name), true).start()) {
+          tmp.resolve("kept-" + name), true).start()) {
         String path = server.writeProfile(tmp.resolve(name + ".share")) + "#s.sc.t";
         NavigableMap<Long, List<String>> snapshots = new TreeMap<>();
         for (long v : truth.snapshots.keySet()) {
@@ -329,8 +330,7 @@ class DeltaLake4InteropTest {
         rewrite(name, Paths.get(System.getProperty("fixtures.dir")).resolve(name));
         continue;
       }
-      Path dir = DeltaLake4Fixtures.copy(name, tmp.resolve("kept-" + name));
-      assertThat(read(name, dir)).as(name).isEqualTo(DeltaLake4Fixtures.truth(name));
+      assertThat(read(name, tmp.resolve("kept-" + name))).as(name).isEqualTo(kept().get(name));
     }
   }
 
