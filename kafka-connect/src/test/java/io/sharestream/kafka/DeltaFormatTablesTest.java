@@ -9,7 +9,9 @@ import io.sharestream.testkit.delta.DeltaLake4Fixtures;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.DeltaType;
 import io.sharestream.testkit.delta.VariantValue;
+import io.sharestream.testkit.server.AccessMode;
 import io.sharestream.testkit.server.DeltaSharingServer;
+import io.sharestream.testkit.server.Endpoint;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Tables shared in the delta format (SPEC §4b) through a real Connect worker: deletion vector tables in every mode,
- * with keys and tombstones, from a server that answers history in the delta format and from one that refuses it;
+ * with keys and tombstones, from a server that answers history in the delta format, from one that refuses it and
+ * from its object store (a table shared for directory access only);
  * column-mapped tables with logical field names (made Avro-safe, or exact with field.name.adjustment.mode=none),
  * whose RENAME and DROP give the records a new value schema version;
  * deletion vectors and column mapping switched on while streaming;
@@ -70,20 +73,28 @@ class DeltaFormatTablesTest {
     DeltaTableWriter plain = DeletionVectorMatrix.write(tmp.resolve("plain"), false, true);
     String answered = serve("answered", true, cdf, plain);
     String refused = serve("refused", false, cdf);
+    DeltaSharingServer store = DeltaSharingServer.builder().table("s", "sc", "t0", cdf.dir(), true)
+        .accessModes("s.sc.t0", AccessMode.DIR).start();
+    servers.add(store);
+    String directory = store.writeProfile(tmp.resolve("directory.share")).toString();
     for (ChangeMatrix.Mode mode : ChangeMatrix.Mode.values()) {
-      for (String server : List.of("answered", "refused")) {
-        Map<String, String> c = ConnectHarness.config(server.equals("answered") ? answered : refused,
+      for (String server : List.of("answered", "refused", "directory")) {
+        Map<String, String> c = ConnectHarness.config(server.equals("answered") ? answered
+            : server.equals("refused") ? refused : directory,
             server.equals("answered") ? "s.sc.t0,s.sc.t1" : "s.sc.t0", "startingVersion", "1",
             "topic.prefix", server + "-" + mode.name().toLowerCase() + ".", "key.columns", "s.sc.t0:id",
-            "tombstones.on.delete", "true", "files.per.batch", "2");
+            "tombstones.on.delete", "true", "files.per.batch", "2", "s3Endpoint", store.objectStore().endpoint(),
+            "s3Region", store.objectStore().region(), "s3PathStyleAccess", "true");
         c.putAll(mode.options);
         harness.deploy(server + "-" + mode.name().toLowerCase(), c, 1);
       }
     }
     for (ChangeMatrix.Mode mode : ChangeMatrix.Mode.values()) {
-      for (String topic : List.of("answered-%s.s.sc.t0", "answered-%s.s.sc.t1", "refused-%s.s.sc.t0")) {
+      for (String topic : List.of("answered-%s.s.sc.t0", "answered-%s.s.sc.t1", "refused-%s.s.sc.t0",
+          "directory-%s.s.sc.t0")) {
         String name = String.format(topic, mode.name().toLowerCase());
-        boolean withCdf = name.endsWith("t0") && name.startsWith("answered"); // snapshots carry no change data
+        // snapshots carry no change data; the log read from the store has it, as history in the delta format does
+        boolean withCdf = name.endsWith("t0") && !name.startsWith("refused");
         List<String> expected = DeletionVectorMatrix.expected(mode, withCdf);
         boolean keyed = name.endsWith("t0");
         long deletes = expected.stream().filter(e -> e.contains(":delete@")).count();
@@ -101,6 +112,9 @@ class DeltaFormatTablesTest {
         assertThat(harness.readAll(name, false)).as(name + ": nothing more").hasSize(records);
       }
     }
+    assertThat(store.requests().count(Endpoint.QUERY) + store.requests().count(Endpoint.CHANGES))
+        .as("no URL was asked for").isZero();
+    assertThat(store.requests().count(Endpoint.OBJECT_STORE)).isPositive();
   }
 
   @Test

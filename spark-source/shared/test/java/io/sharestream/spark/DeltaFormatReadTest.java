@@ -32,10 +32,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Tables shared in the delta format (SPEC §4b) read by Spark: deletion vector tables in every stream mode and in
- * batch reads at every version, deleted rows left out of vectorized batches (flat schemas) and rows (nested), per-row
- * change types of a re-added file; column-mapped tables read by physical name with logical names out, nested fields
- * pruned, and a stream stopped by a rename committed while it runs.
+ * Tables shared in the delta format (SPEC §4b) read by Spark: deletion vector tables in every stream mode (from a
+ * server that answers history in the delta format, one that refuses it, and the store of a table shared for directory
+ * access only) and in batch reads at every version, deleted rows left out of vectorized batches (flat schemas) and
+ * rows (nested), per-row change types of a re-added file; column-mapped tables (by URL and from the store) read by
+ * physical name with logical names out, nested fields pruned, and a stream stopped by a rename committed while it
+ * runs.
  */
 class DeltaFormatReadTest {
   static SparkSession spark;
@@ -68,15 +70,36 @@ class DeltaFormatReadTest {
         + r.getString(1)).collect(Collectors.toList());
   }
 
+  /** {@code table} shared as {@code s.sc.<name>} for directory access only, by a server of its own. */
+  private DeltaSharingServer serveFromStore(String name, DeltaTableWriter table) {
+    DeltaSharingServer s = DeltaSharingServer.builder().table("s", "sc", name, table.dir(), true)
+        .accessModes("s.sc." + name, AccessMode.DIR).start();
+    servers.add(s);
+    return s;
+  }
+
+  /** The options that reach the object store of server {@code s}. */
+  private static Map<String, String> store(DeltaSharingServer s) {
+    return Map.of("s3Endpoint", s.objectStore().endpoint(), "s3Region", s.objectStore().region(),
+        "s3PathStyleAccess", "true");
+  }
+
   @Test
   void deletionVectorStreamsEmitTheMatrixRowsInEveryMode() throws Exception {
     DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("dv"), true, false);
-    for (boolean history : new boolean[] {true, false}) {
-      String path = serve("dv", table, history);
+    // history answered in the delta format, refused (snapshots carry no change data), and the log read from the store
+    DeltaSharingServer store = serveFromStore("dv", table);
+    for (String served : List.of("history", "snapshots", "directory")) {
+      String path = served.equals("directory") ? store.writeProfile(tmp.resolve("dv-dir.share")) + "#s.sc.dv"
+          : serve("dv", table, served.equals("history"));
+      boolean history = !served.equals("snapshots");
       for (ChangeMatrix.Mode mode : ChangeMatrix.Mode.values()) {
-        String name = "dv_" + mode.name().toLowerCase() + "_" + history;
+        String name = "dv_" + mode.name().toLowerCase() + "_" + served;
         org.apache.spark.sql.streaming.DataStreamReader reader = spark.readStream().format("deltaSharing")
             .option("startingVersion", "1").option("maxFilesPerTrigger", "2");
+        if (served.equals("directory")) {
+          reader = reader.options(store(store));
+        }
         for (Map.Entry<String, String> o : mode.options.entrySet()) {
           reader = reader.option(o.getKey(), o.getValue());
         }
@@ -98,23 +121,22 @@ class DeltaFormatReadTest {
         }
       }
     }
+    assertThat(store.requests().count(Endpoint.QUERY) + store.requests().count(Endpoint.CHANGES))
+        .as("no URL was asked for").isZero();
+    assertThat(store.requests().count(Endpoint.OBJECT_STORE)).isPositive();
   }
 
   @Test
   void aTableSharedForDirectoryAccessOnlyStreamsFromItsStoreAndGoesOnFromTheCheckpoint() throws Exception {
     DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("dir"), true, false);
-    DeltaSharingServer s = DeltaSharingServer.builder().table("s", "sc", "dir", table.dir(), true)
-        .accessModes("s.sc.dir", AccessMode.DIR).start();
-    servers.add(s);
+    DeltaSharingServer s = serveFromStore("dir", table);
     String path = s.writeProfile(tmp.resolve("dir.share")) + "#s.sc.dir";
     String out = tmp.resolve("dir-out").toString();
     String checkpoint = tmp.resolve("dir-checkpoint").toString();
     java.util.function.Supplier<StreamingQuery> start = () -> {
       try {
         return spark.readStream().format("deltaSharing").option("startingVersion", "1")
-            .option("readChangeFeed", "true").option("maxFilesPerTrigger", "2")
-            .option("s3Endpoint", s.objectStore().endpoint()).option("s3Region", s.objectStore().region())
-            .option("s3PathStyleAccess", "true").load(path)
+            .option("readChangeFeed", "true").option("maxFilesPerTrigger", "2").options(store(s)).load(path)
             .writeStream().format("parquet").option("checkpointLocation", checkpoint).start(out);
       } catch (Exception e) { // Spark 3.5+ declares a TimeoutException
         throw new IllegalStateException(e);
@@ -136,7 +158,8 @@ class DeltaFormatReadTest {
     List<String> expected = new ArrayList<>(DeletionVectorMatrix.expected(ChangeMatrix.Mode.READ_CHANGE_FEED, true));
     expected.add("100:insert@" + v + "/after the restart");
     assertThat(ChangeMatrix.canonical(flow)).isEqualTo(ChangeMatrix.canonical(expected));
-    assertThat(s.requests().count(Endpoint.QUERY)).as("no URL was asked for").isZero();
+    assertThat(s.requests().count(Endpoint.QUERY) + s.requests().count(Endpoint.CHANGES))
+        .as("no URL was asked for").isZero();
     assertThat(s.requests().count(Endpoint.OBJECT_STORE)).isPositive();
   }
 
@@ -238,31 +261,41 @@ class DeltaFormatReadTest {
   void columnMappedTablesAreReadByPhysicalNameWithLogicalNamesOut() {
     for (String mode : List.of("name", "id")) {
       DeltaTableWriter table = ColumnMappingMatrix.write(tmp.resolve("cm-" + mode), mode, true);
-      String path = serve("cm" + mode, table, true);
-      Dataset<Row> df = spark.read().format("deltaSharing").load(path);
-      assertThat(df.schema().fieldNames()).containsExactly("id", "full_name", "info", "items", "attrs", "area",
-          "note"); // note was dropped, then added again at the end
-      List<Row> rows = df.orderBy("id").collectAsList();
-      List<Map<String, Object>> expected = ColumnMappingMatrix.rowsAt(ColumnMappingMatrix.LATEST);
-      assertThat(rows).hasSize(expected.size());
-      for (int i = 0; i < rows.size(); i++) {
-        Row r = rows.get(i);
-        Map<String, Object> e = expected.get(i);
-        assertThat(r.getLong(0)).isEqualTo(e.get("id"));
-        assertThat(r.getString(1)).isEqualTo(e.get("full_name"));
-        assertThat(r.getStruct(2).getString(0)).isEqualTo(((Map<?, ?>) e.get("info")).get("town"));
-        assertThat(r.<Row>getList(3).get(0).getString(0)).isEqualTo("s" + e.get("id"));
-        assertThat(r.getJavaMap(4)).isEqualTo(e.get("attrs"));
-        assertThat(r.getString(5)).isEqualTo(e.get("area"));
-        assertThat(r.getString(6)).isEqualTo(e.get("note"));
+      DeltaSharingServer store = serveFromStore("cm" + mode, table);
+      // by URL, and from the store of the table shared for directory access only
+      for (String path : List.of(serve("cm" + mode, table, true),
+          store.writeProfile(tmp.resolve("cm" + mode + "-dir.share")) + "#s.sc.cm" + mode)) {
+        Map<String, String> options = path.contains("-dir.share") ? store(store) : Map.of();
+        assertColumnMappedTableReads(spark.read().format("deltaSharing").options(options).load(path));
+        assertThat(spark.read().format("deltaSharing").options(options).option("versionAsOf", "3").load(path)
+            .count()).as("an older version, under the latest schema").isEqualTo(4);
       }
-      // a nested field, a partition column and a filter on a renamed column, pruned to what is read
-      List<String> pruned = df.filter("full_name = 'n3'").select("info.town", "area").collectAsList().stream()
-          .map(r -> r.getString(0) + "/" + r.getString(1)).collect(Collectors.toList());
-      assertThat(pruned).containsExactly("c3/EU");
-      // an older version, under the latest schema
-      assertThat(spark.read().format("deltaSharing").option("versionAsOf", "3").load(path).count()).isEqualTo(4);
+      assertThat(store.requests().count(Endpoint.OBJECT_STORE)).isPositive();
     }
+  }
+
+  /** The latest rows of the column-mapping matrix, by logical name, pruned as asked. */
+  private static void assertColumnMappedTableReads(Dataset<Row> df) {
+    assertThat(df.schema().fieldNames()).containsExactly("id", "full_name", "info", "items", "attrs", "area",
+        "note"); // note was dropped, then added again at the end
+    List<Row> rows = df.orderBy("id").collectAsList();
+    List<Map<String, Object>> expected = ColumnMappingMatrix.rowsAt(ColumnMappingMatrix.LATEST);
+    assertThat(rows).hasSize(expected.size());
+    for (int i = 0; i < rows.size(); i++) {
+      Row r = rows.get(i);
+      Map<String, Object> e = expected.get(i);
+      assertThat(r.getLong(0)).isEqualTo(e.get("id"));
+      assertThat(r.getString(1)).isEqualTo(e.get("full_name"));
+      assertThat(r.getStruct(2).getString(0)).isEqualTo(((Map<?, ?>) e.get("info")).get("town"));
+      assertThat(r.<Row>getList(3).get(0).getString(0)).isEqualTo("s" + e.get("id"));
+      assertThat(r.getJavaMap(4)).isEqualTo(e.get("attrs"));
+      assertThat(r.getString(5)).isEqualTo(e.get("area"));
+      assertThat(r.getString(6)).isEqualTo(e.get("note"));
+    }
+    // a nested field, a partition column and a filter on a renamed column, pruned to what is read
+    List<String> pruned = df.filter("full_name = 'n3'").select("info.town", "area").collectAsList().stream()
+        .map(r -> r.getString(0) + "/" + r.getString(1)).collect(Collectors.toList());
+    assertThat(pruned).containsExactly("c3/EU");
   }
 
   @Test

@@ -1,6 +1,8 @@
 package io.sharestream.common.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.sharestream.common.client.AccessSettings;
 import io.sharestream.common.client.ClientSettings;
@@ -21,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,21 +84,72 @@ class DirectoryAccessStreamTest {
     DeltaSharingClient byDir = client(dirServer);
     Map<String, String> options = new HashMap<>(ChangeMatrix.Mode.READ_CHANGE_FEED.options);
     options.put("startingVersion", "0");
-    List<String> rows = new ArrayList<>();
-    try (SharingStreamPlanner planner = ServedTables.planner(byDir, StreamOptions.parse(options))) {
-      Position pos = planner.initialPosition();
-      for (int guard = 0; guard < 1000; guard++) {
-        StreamPlanner.Plan p = planner.plan(pos, AdmissionLimits.files(2));
-        rows.addAll(read(byDir, planner, p));
-        if (p.end().equals(pos)) {
-          break;
-        }
-        pos = p.end();
-        Thread.sleep(1100); // the credentials of the plan before have expired by the next one
+    List<String> rows = drainRows(byDir, options, plan -> {
+      try {
+        Thread.sleep(plan == 0 ? 0 : 1100); // the credentials of the plan before have expired by the next one
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
       }
-    }
+    });
     assertThat(rows).isEqualTo(drainRows(byUrl, options));
     assertThat(dirServer.requests().count(Endpoint.TEMPORARY_CREDENTIALS)).isGreaterThan(1);
+  }
+
+  @Test
+  void storeAndVendingFailuresMidStreamAreRetriedAndTheRowsStayExact() {
+    DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("faults"), true, false);
+    DeltaSharingClient byUrl = client(serve(table, AccessMode.URL));
+    DeltaSharingServer dirServer = serve(table, AccessMode.DIR);
+    DeltaSharingClient byDir = client(dirServer);
+    Map<String, String> options = new HashMap<>(ChangeMatrix.Mode.READ_CHANGE_FEED.options);
+    options.put("startingVersion", "0");
+    List<String> rows = drainRows(byDir, options, plan -> {
+      switch (plan) {
+        case 1: // the store fails twice
+          dirServer.faults().failWith(Endpoint.OBJECT_STORE, 2, 503);
+          break;
+        case 2: // the store refuses the credentials once: they are vended again, and the vending fails once
+          dirServer.faults().failWith(Endpoint.OBJECT_STORE, 1, 403).failWith(Endpoint.TEMPORARY_CREDENTIALS, 1, 503);
+          break;
+        default:
+      }
+    });
+    assertThat(dirServer.faults().pending()).as("every fault was met").isZero();
+    assertThat(rows).isEqualTo(drainRows(byUrl, options));
+    assertThat(dirServer.requests().entries(Endpoint.TEMPORARY_CREDENTIALS)).extracting(e -> e.status)
+        .containsSubsequence(200, 503, 200);
+  }
+
+  @Test
+  void aVendingEndpointOrAStoreThatKeepsRefusingStopsTheStreamNamingTheTableAndNoSecret() {
+    DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("refused"), true, false);
+    Map<String, String> options = new HashMap<>(ChangeMatrix.Mode.READ_CHANGE_FEED.options);
+    options.put("startingVersion", "0");
+
+    DeltaSharingServer noCredentials = serve(table, AccessMode.DIR);
+    noCredentials.faults().failWith(Endpoint.TEMPORARY_CREDENTIALS, 100, 403, "no credentials for you");
+    assertThatThrownBy(() -> drainRows(client(noCredentials), options))
+        .hasMessageContaining("s.sc.t").hasMessageContaining("403");
+
+    DeltaSharingServer refusing = serve(table, AccessMode.DIR);
+    DeltaSharingClient client = client(refusing);
+    Throwable refused = catchThrowable(() -> drainRows(client, options, plan -> {
+      if (plan == 1) {
+        refusing.faults().failWith(Endpoint.OBJECT_STORE, 100, 403);
+      }
+    }));
+    assertThat(refused).isNotNull().hasMessageContaining("403");
+    String all = stackTrace(refused);
+    assertThat(all).doesNotContain("X-Amz-Signature", "X-Amz-Security-Token", "X-Amz-Credential");
+    for (String secret : refusing.objectStore().vendedSecrets()) {
+      assertThat(all).doesNotContain(secret);
+    }
+  }
+
+  private static String stackTrace(Throwable t) {
+    java.io.StringWriter w = new java.io.StringWriter();
+    t.printStackTrace(new java.io.PrintWriter(w));
+    return w.toString();
   }
 
   @Test
@@ -173,17 +227,19 @@ class DirectoryAccessStreamTest {
 
   /** Every row read, whole, with its change type and version, in stream order. */
   private static List<String> drainRows(DeltaSharingClient client, Map<String, String> options) {
+    return drainRows(client, options, plan -> { });
+  }
+
+  /** Every row read, in stream order; {@code beforePlan} runs before each plan (numbered from 0) is made. */
+  private static List<String> drainRows(DeltaSharingClient client, Map<String, String> options,
+      IntConsumer beforePlan) {
     List<String> out = new ArrayList<>();
     try (SharingStreamPlanner planner = ServedTables.planner(client, StreamOptions.parse(options))) {
       Position pos = planner.initialPosition();
-      for (int guard = 0; guard < 1000; guard++) {
+      for (int n = 0; n < 1000; n++) {
+        beforePlan.accept(n);
         StreamPlanner.Plan p = planner.plan(pos, AdmissionLimits.files(2));
-        for (WorkUnit u : p.units()) {
-          try (UnitReader r = UnitReader.open(client, u, planner.urls(u), planner.schema(),
-              io.sharestream.common.parquet.ReadSettings.DEFAULT, 0)) {
-            r.forEachRemaining(c -> out.add(c.row() + " " + c.changeType() + "@" + u.version()));
-          }
-        }
+        out.addAll(read(client, planner, p));
         if (p.end().equals(pos)) {
           break;
         }

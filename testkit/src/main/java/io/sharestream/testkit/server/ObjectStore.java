@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sharestream.testkit.storage.CredentialVault;
 import io.sharestream.testkit.storage.Mount;
+import io.sharestream.testkit.storage.SessionCredentials;
 import io.sharestream.testkit.storage.SigV4Verifier;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -62,6 +64,19 @@ public final class ObjectStore {
   /** The root location of the shared table {@code fullName}: {@code s3://kit/<share>/<schema>/<table>}. */
   public String location(String fullName) {
     return server.tables().get(fullName).storageLocation();
+  }
+
+  /**
+   * The secret parts (secret access keys and session tokens) of every credential vended so far: what a test checks
+   * never reaches a log, an error or an offset.
+   */
+  public List<String> vendedSecrets() {
+    List<String> out = new ArrayList<>();
+    for (SessionCredentials c : vault.all()) {
+      out.add(c.secretAccessKey());
+      out.add(c.sessionToken());
+    }
+    return out;
   }
 
   CredentialVault vault() {

@@ -2,6 +2,8 @@ package io.sharestream.testkit.storage;
 
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -35,6 +37,11 @@ public final class CredentialVault {
   /** The credentials with {@code accessKeyId}, or null when none was issued. */
   public SessionCredentials find(String accessKeyId) {
     return accessKeyId == null ? null : issued.get(accessKeyId);
+  }
+
+  /** Every credential issued so far, expired ones too. */
+  public List<SessionCredentials> all() {
+    return new ArrayList<>(issued.values());
   }
 
   private String randomText(String alphabet, int length) {
