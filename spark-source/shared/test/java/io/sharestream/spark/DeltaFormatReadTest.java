@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Tables shared in the delta format (SPEC §4b) read by Spark: deletion vector tables in every stream mode (from a
  * server that answers history in the delta format, one that refuses it, and the store of a table shared for directory
  * access only) and in batch reads at every version, deleted rows left out of vectorized batches (flat schemas) and
- * rows (nested), per-row change types of a re-added file; column-mapped tables (by URL and from the store) read by
+ * rows (nested), per-row change types of a re-added file; column-mapped tables (by URL, from S3 and GCS) read by
  * physical name with logical names out, nested fields pruned, and a stream stopped by a rename committed while it
  * runs.
  */
@@ -262,15 +262,22 @@ class DeltaFormatReadTest {
     for (String mode : List.of("name", "id")) {
       DeltaTableWriter table = ColumnMappingMatrix.write(tmp.resolve("cm-" + mode), mode, true);
       DeltaSharingServer store = serveFromStore("cm" + mode, table);
-      // by URL, and from the store of the table shared for directory access only
+      DeltaSharingServer gcs = DeltaSharingServer.builder().table("s", "sc", "cm" + mode, table.dir(), true)
+          .accessModes("s.sc.cm" + mode, AccessMode.DIR).storedInGcs("s.sc.cm" + mode).start();
+      servers.add(gcs);
+      // by URL, and shared for directory access only: from an S3 store, and from GCS (its token in a header)
       for (String path : List.of(serve("cm" + mode, table, true),
-          store.writeProfile(tmp.resolve("cm" + mode + "-dir.share")) + "#s.sc.cm" + mode)) {
-        Map<String, String> options = path.contains("-dir.share") ? store(store) : Map.of();
+          store.writeProfile(tmp.resolve("cm" + mode + "-dir.share")) + "#s.sc.cm" + mode,
+          gcs.writeProfile(tmp.resolve("cm" + mode + "-gcs.share")) + "#s.sc.cm" + mode)) {
+        Map<String, String> options = path.contains("-dir.share") ? store(store)
+            : path.contains("-gcs.share") ? Map.of("gcsEndpoint", gcs.objectStore().endpoint()) : Map.of();
         assertColumnMappedTableReads(spark.read().format("deltaSharing").options(options).load(path));
         assertThat(spark.read().format("deltaSharing").options(options).option("versionAsOf", "3").load(path)
             .count()).as("an older version, under the latest schema").isEqualTo(4);
       }
       assertThat(store.requests().count(Endpoint.OBJECT_STORE)).isPositive();
+      assertThat(gcs.requests().entries(Endpoint.OBJECT_STORE)).extracting(e -> e.path)
+          .anyMatch(p -> p.startsWith("/storage/v1/b/kit/o/") && p.endsWith(".parquet"));
     }
   }
 

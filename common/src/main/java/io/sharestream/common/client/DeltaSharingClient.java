@@ -161,8 +161,9 @@ public final class DeltaSharingClient implements AutoCloseable {
       headers.put("Range", range);
     }
     headers.put("User-Agent", settings.userAgent());
+    headers.putAll(UrlHeaders.headers(url));
     try {
-      return http.send("GET", URI.create(url), headers, null, null, Target.STORAGE, settings.readTimeout());
+      return http.send("GET", UrlHeaders.target(url), headers, null, null, Target.STORAGE, settings.readTimeout());
     } catch (IOException e) {
       if (closed) {
         throw Errors.cancelled(what);

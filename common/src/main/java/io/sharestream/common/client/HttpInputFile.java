@@ -276,9 +276,10 @@ public final class HttpInputFile implements InputFile, PlannedReads {
           return body;
         }
         String body = Http.readSmall(c.body(), 4096); // read and closed, so the connection can serve the next request
-        // a URL refused or expired (S3 answers a signature made with expired credentials 400 ExpiredToken): once anew
+        // a URL refused or expired (S3 answers a signature made with expired credentials 400 ExpiredToken, GCS an
+        // expired token 401): once anew
         boolean expired = status == 400 && body.contains("ExpiredToken");
-        if ((status == 403 || expired) && !refreshed) {
+        if ((status == 401 || status == 403 || expired) && !refreshed) {
           url.refresh();
           refreshed = true;
           continue;
@@ -287,9 +288,9 @@ public final class HttpInputFile implements InputFile, PlannedReads {
           Duration retryAfter = Http.retryAfter(c);
           throw new TransientFailure("storage answered HTTP " + status, retryAfter, null);
         }
-        if (status == 403) {
-          throw new UnauthorizedException("Storage refused file " + name + " (HTTP 403) even with a freshly signed "
-              + "URL. The server's pre-signed URLs may expire too quickly or the clocks disagree.");
+        if (status == 401 || status == 403) {
+          throw new UnauthorizedException("Storage refused file " + name + " (HTTP " + status + ") even with a "
+              + "freshly signed URL. The server's pre-signed URLs may expire too quickly or the clocks disagree.");
         }
         if (status == 404 || status == 416) {
           throw new VersionNotAvailableException("File " + name + " is no longer in the table's storage (HTTP "

@@ -44,7 +44,7 @@ final class StorageLogFiles implements LogFiles {
     String what = "reading " + file.name() + " of " + table;
     StorageLocation object = storage.root().resolve("_delta_log/" + file.name());
     return client.retrier().call(what, () -> {
-      Answer a = client.storageGet(storage.presignGet(object).url(), null, what);
+      Answer a = client.storageGet(UrlHeaders.attach(storage.presignGet(object)), null, what);
       if (a.status() != 200) {
         throw failure(a, what, object);
       }
@@ -127,7 +127,7 @@ final class StorageLogFiles implements LogFiles {
         // keys after the one just before fromName: fromName itself (or a longer name) comes first
         String startAfter = fromName.isEmpty() ? null : log.key() + fromName.substring(0, fromName.length() - 1);
         SignedRequest r = storage.presignList(log, token == null ? startAfter : null, token);
-        Answer a = client.storageGet(r.url(), null, what);
+        Answer a = client.storageGet(UrlHeaders.attach(r), null, what);
         if (a.status() != 200) {
           throw failure(a, what, log);
         }

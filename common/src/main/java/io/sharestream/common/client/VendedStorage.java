@@ -55,12 +55,7 @@ final class VendedStorage implements StorageUrls {
   public Signed sign(String logPath) {
     StorageLocation object = root.resolve(logPath);
     SignedRequest r = presignGet(object);
-    if (!r.headers().isEmpty()) {
-      throw Errors.unsupportedStorageLocation(object.toString(), "its store needs request headers, which the "
-          + "engines' file readers cannot send; read the table through URLs (accessMode=url) if the server offers "
-          + "them");
-    }
-    return new Signed(r.url(), r.expiresAt().toEpochMilli());
+    return new Signed(UrlHeaders.attach(r), r.expiresAt().toEpochMilli());
   }
 
   /** A GET of {@code object}, signed with credentials that have not expired. */

@@ -63,6 +63,38 @@ class DirectoryAccessStreamTest {
   }
 
   @Test
+  void aTableInGoogleCloudStorageReadsTheSameRowsWithItsTokenInAHeaderAndATokenThatExpiredIsVendedAgain() {
+    DeltaTableWriter table = DeletionVectorMatrix.write(tmp.resolve("gcs"), true, false);
+    DeltaSharingClient byUrl = client(serve(table, AccessMode.URL));
+    DeltaSharingServer gcs = DeltaSharingServer.builder().table("s", "sc", "t", table.dir(), true)
+        .accessModes("s.sc.t", AccessMode.DIR).storedInGcs("s.sc.t").start();
+    servers.add(gcs);
+    DeltaSharingClient byDir = client(gcs);
+    for (ChangeMatrix.Mode mode : ChangeMatrix.Mode.values()) {
+      Map<String, String> options = new HashMap<>(mode.options);
+      options.put("startingVersion", "1");
+      assertThat(drain(byDir, options)).as("%s", mode).isEqualTo(drain(byUrl, options)).isNotEmpty();
+    }
+    assertThat(gcs.requests().entries(Endpoint.OBJECT_STORE)).extracting(e -> e.path)
+        .allMatch(p -> p.startsWith("/storage/v1/b/kit/o")).anyMatch(p -> p.contains("_delta_log"))
+        .anyMatch(p -> p.endsWith(".parquet"));
+
+    gcs.faults().credentialTtl(Duration.ofSeconds(1));
+    Map<String, String> options = new HashMap<>(ChangeMatrix.Mode.READ_CHANGE_FEED.options);
+    options.put("startingVersion", "0");
+    int vended = gcs.requests().count(Endpoint.TEMPORARY_CREDENTIALS);
+    assertThat(drainRows(client(gcs), options, plan -> {
+      try {
+        Thread.sleep(plan == 1 ? 1100 : 0); // the token of the first plan has expired by the second
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    })).isEqualTo(drainRows(byUrl, options));
+    assertThat(gcs.requests().count(Endpoint.TEMPORARY_CREDENTIALS) - vended).isGreaterThan(1);
+    assertThat(gcs.requests().count(Endpoint.QUERY) + gcs.requests().count(Endpoint.CHANGES)).isZero();
+  }
+
+  @Test
   void aColumnMappedTableWithRenamesAndDropsReadsTheSameRowsFromTheDirectory() {
     DeltaTableWriter table = ColumnMappingMatrix.write(tmp.resolve("cm"), "name", true);
     DeltaSharingClient byUrl = client(serve(table, AccessMode.URL));
@@ -207,7 +239,7 @@ class DirectoryAccessStreamTest {
 
   private static DeltaSharingClient client(DeltaSharingServer s) {
     StorageSettings storage = StorageSettings.defaults().withS3Endpoint(s.objectStore().endpoint())
-        .withS3PathStyle(true).withS3Region(s.objectStore().region());
+        .withS3PathStyle(true).withS3Region(s.objectStore().region()).withGcsEndpoint(s.objectStore().endpoint());
     return new DeltaSharingClient(DeltaSharingProfile.fromJson(s.profileJson()), ClientSettings.DEFAULT
         .withRetry(new RetrySettings(3, Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMinutes(1)))
         .withAccess(AccessSettings.DEFAULT.withStorage(storage)));
@@ -226,7 +258,7 @@ class DirectoryAccessStreamTest {
   }
 
   /** Every row read, whole, with its change type and version, in stream order. */
-  private static List<String> drainRows(DeltaSharingClient client, Map<String, String> options) {
+  static List<String> drainRows(DeltaSharingClient client, Map<String, String> options) {
     return drainRows(client, options, plan -> { });
   }
 

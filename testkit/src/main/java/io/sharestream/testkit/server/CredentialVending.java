@@ -2,9 +2,12 @@ package io.sharestream.testkit.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sharestream.testkit.storage.Azurite;
 import io.sharestream.testkit.storage.SessionCredentials;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -16,10 +19,13 @@ import java.util.regex.Pattern;
  * for the location the body asks ({@code {"location": "s3://..."}}), which must be the root, an auxiliary location,
  * or a path under one of them (as the reference server allows). Refused as the reference server refuses: without
  * history shared, or for another location (400 {@code INVALID_PARAMETER_VALUE}); and for a table not shared for
- * {@link AccessMode#DIR} access (400 {@code UNSUPPORTED_OPERATION}).
+ * {@link AccessMode#DIR} access (400 {@code UNSUPPORTED_OPERATION}). A table {@link SharedTable#storedInGcs} is vended
+ * an OAuth token for the store's GCS API; one {@link SharedTable#storedInAzure}, a read-and-list SAS token for its
+ * Azurite container.
  */
 final class CredentialVending {
   private static final Pattern S3_LOCATION = Pattern.compile("(?i)(s3|s3a|s3n)://([^/]+)(/.*)?");
+  private static final Pattern GCS_LOCATION = Pattern.compile("(?i)(gs)://([^/]+)(/.*)?");
 
   private final DeltaSharingServer server;
 
@@ -38,20 +44,49 @@ final class CredentialVending {
           + "enabled on table: " + table.share + "." + table.schema + "." + table.name);
     }
     String asked = requestedLocation(req.body());
+    Duration ttl = server.faults().credentialTtl() != null ? server.faults().credentialTtl() : server.credentialTtl();
+    if (table.azureContainer() != null) {
+      return azure(req, table, asked, ttl);
+    }
     String location = asked != null ? asked : table.storageLocation();
     String prefix = prefixIfAllowed(table, location);
     if (prefix == null) {
       throw ProtocolError.invalid("The requested location must be the same as or under this table's configured "
           + "storage location.");
     }
-    Duration ttl = server.faults().credentialTtl() != null ? server.faults().credentialTtl() : server.credentialTtl();
     SessionCredentials c = server.objectStore().vault().issue(ObjectStore.BUCKET, prefix, location, ttl);
     ObjectNode body = Lines.JSON.createObjectNode();
     ObjectNode credentials = body.putObject("credentials");
     credentials.put("location", c.location());
-    credentials.putObject("awsTempCredentials").put("accessKeyId", c.accessKeyId())
-        .put("secretAccessKey", c.secretAccessKey()).put("sessionToken", c.sessionToken());
+    if (table.gcs()) {
+      credentials.putObject("gcpOauthToken").put("oauthToken", GcsHandler.token(c));
+    } else {
+      credentials.putObject("awsTempCredentials").put("accessKeyId", c.accessKeyId())
+          .put("secretAccessKey", c.secretAccessKey()).put("sessionToken", c.sessionToken());
+    }
     credentials.put("expirationTime", c.expiresAtMillis());
+    return ApiHandler.sendJson(req.exchange, 200, body);
+  }
+
+  /**
+   * A read-and-list SAS token for the table's Azurite container ({@code azureUserDelegationSas}: what a client does
+   * with it is the same for any SAS), for its root or a location under it.
+   */
+  private static int azure(Request req, SharedTable table, String asked, Duration ttl) throws IOException {
+    String root = table.storageLocation();
+    String location = asked != null ? asked.replaceAll("/+$", "") : root;
+    if (!location.equals(root) && !location.startsWith(root + "/")) {
+      throw ProtocolError.invalid("The requested location must be the same as or under this table's configured "
+          + "storage location.");
+    }
+    // Azure's signed expiry is to the second: the token ends at the whole second before the expiry reported
+    Instant expiry = Instant.now().plus(ttl).truncatedTo(ChronoUnit.SECONDS);
+    ObjectNode body = Lines.JSON.createObjectNode();
+    ObjectNode credentials = body.putObject("credentials");
+    credentials.put("location", location);
+    credentials.putObject("azureUserDelegationSas").put("sasToken", Azurite.containerSas(table.azureContainer(),
+        "rl", expiry));
+    credentials.put("expirationTime", expiry.toEpochMilli());
     return ApiHandler.sendJson(req.exchange, 200, body);
   }
 
@@ -67,10 +102,11 @@ final class CredentialVending {
 
   /**
    * The key prefix {@code location} names when it is the table's root or an auxiliary location or under one
-   * ({@code s3}, {@code s3a} or {@code s3n}; repeated and trailing slashes ignored); null otherwise.
+   * ({@code s3}, {@code s3a} or {@code s3n}; {@code gs} for a table {@linkplain SharedTable#storedInGcs stored in
+   * GCS}; repeated and trailing slashes ignored); null otherwise.
    */
   private static String prefixIfAllowed(SharedTable table, String location) {
-    Matcher m = S3_LOCATION.matcher(location);
+    Matcher m = (table.gcs() ? GCS_LOCATION : S3_LOCATION).matcher(location);
     if (!m.matches() || !m.group(2).toLowerCase(Locale.ROOT).equals(ObjectStore.BUCKET)) {
       return null;
     }

@@ -120,6 +120,7 @@ public final class DeltaSharingServer implements AutoCloseable {
     http.setExecutor(executor);
     http.createContext(PREFIX, new ApiHandler(this));
     http.createContext("/storage/", new StorageHandler(this));
+    http.createContext(GcsHandler.PATH, new GcsHandler(this));
     http.createContext("/oauth/token", oauth);
     http.createContext("/" + ObjectStore.BUCKET, new ObjectStoreHandler(this));
     http.start();
@@ -242,6 +243,24 @@ public final class DeltaSharingServer implements AutoCloseable {
      */
     public Builder accessModes(String fullName, AccessMode... modes) {
       tables.get(fullName).accessModes(modes);
+      return this;
+    }
+
+    /**
+     * The files of the table {@code fullName} are read from {@code container} of an Azurite (see
+     * {@link SharedTable#storedInAzure}): its location and vended credentials are Azure's.
+     */
+    public Builder storedInAzure(String fullName, String container) {
+      tables.get(fullName).storedInAzure(container);
+      return this;
+    }
+
+    /**
+     * The files of the table {@code fullName} are read through the object store's Google Cloud Storage JSON API (see
+     * {@link SharedTable#storedInGcs}): its location is {@code gs://} and its vended credentials OAuth tokens.
+     */
+    public Builder storedInGcs(String fullName) {
+      tables.get(fullName).storedInGcs();
       return this;
     }
 

@@ -46,7 +46,10 @@ public final class ObjectStore {
     this.server = server;
   }
 
-  /** The endpoint to give an S3 client: the server's base URL, {@code http://127.0.0.1:<port>} by default. */
+  /**
+   * The endpoint to give an S3 client, and a GCS client for tables {@linkplain SharedTable#storedInGcs stored in GCS}:
+   * the server's base URL, {@code http://127.0.0.1:<port>} by default.
+   */
   public String endpoint() {
     return server.baseUrl();
   }

@@ -2,6 +2,7 @@ package io.sharestream.testkit.server;
 
 import io.sharestream.testkit.delta.DeltaLog;
 import io.sharestream.testkit.delta.Snapshot;
+import io.sharestream.testkit.storage.Azurite;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,8 +16,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * One table as shared: its three-part name, where its Delta table lives, whether history is shared, whether it is
  * shared as a view, when its queries are answered asynchronously, and how recipients may read its data
- * ({@link AccessMode}s; with {@link AccessMode#DIR}, from the server's {@link ObjectStore} at
- * {@link #storageLocation()}).
+ * ({@link AccessMode}s; with {@link AccessMode#DIR}, from the server's {@link ObjectStore} or an {@link Azurite}
+ * container at {@link #storageLocation()}).
  */
 public final class SharedTable {
   public final String share;
@@ -36,6 +37,10 @@ public final class SharedTable {
   private volatile Set<AccessMode> accessModes = Collections.unmodifiableSet(EnumSet.of(AccessMode.URL));
   private volatile boolean accessModesAdvertised;
   private final List<Path> auxiliaryDirs = new CopyOnWriteArrayList<>();
+  /** The Azurite container its files are mirrored to, or null: they are in the kit's {@link ObjectStore}. */
+  private volatile String azureContainer;
+  /** Whether its files are read through the GCS JSON API of the {@link ObjectStore}. */
+  private volatile boolean gcs;
 
   /** The directory and the key its pre-signed URLs carry; a new location gets a new key, old URLs stop working. */
   static final class Location {
@@ -138,6 +143,9 @@ public final class SharedTable {
     if (view) {
       throw new IllegalArgumentException(fullName() + " is a view: it has no locations");
     }
+    if (azureContainer != null) {
+      throw new IllegalStateException(fullName() + ": a table mirrored to Azurite has no auxiliary locations");
+    }
     auxiliaryDirs.add(dir.toAbsolutePath().normalize());
     return auxiliaryStorageLocations().get(auxiliaryDirs.size() - 1);
   }
@@ -147,9 +155,46 @@ public final class SharedTable {
     return List.copyOf(auxiliaryDirs);
   }
 
-  /** Its root in the object store: {@code s3://kit/<share>/<schema>/<table>}. */
+  /**
+   * Its root: in the object store, {@code s3://kit/<share>/<schema>/<table>} ({@code gs://} read through GCS's API);
+   * mirrored to Azurite, {@code abfss://<container>@devstoreaccount1.dfs.core.windows.net/<share>/<schema>/<table>}.
+   */
   public String storageLocation() {
-    return "s3://" + ObjectStore.BUCKET + "/" + keyRoot();
+    String container = azureContainer;
+    return container != null ? Azurite.location(container, keyRoot())
+        : (gcs ? "gs://" : "s3://") + ObjectStore.BUCKET + "/" + keyRoot();
+  }
+
+  /**
+   * Its files are read through the object store's Google Cloud Storage JSON API: its location is {@code gs://} and
+   * its credentials are OAuth tokens.
+   */
+  public SharedTable storedInGcs() {
+    this.gcs = true;
+    return this;
+  }
+
+  /** Whether it is {@linkplain #storedInGcs stored in GCS}. */
+  boolean gcs() {
+    return gcs;
+  }
+
+  /**
+   * Its files are read from {@code container} of an {@link Azurite} (which the test fills, e.g. by
+   * {@link Azurite#mirror} of {@link #dir()} to {@link #keyRoot()}): its location names it and its credentials are
+   * SAS tokens for it. No auxiliary location then.
+   */
+  public SharedTable storedInAzure(String container) {
+    if (!auxiliaryDirs.isEmpty()) {
+      throw new IllegalStateException(fullName() + ": a table mirrored to Azurite has no auxiliary locations");
+    }
+    this.azureContainer = container;
+    return this;
+  }
+
+  /** The Azurite container its files are in, or null. */
+  String azureContainer() {
+    return azureContainer;
   }
 
   /** Its auxiliary locations: {@code s3://kit/<share>/<schema>/<table>.aux<n>}, n from 1. */
@@ -163,7 +208,7 @@ public final class SharedTable {
 
   /** The key prefix of its root: {@code <share>/<schema>/<table>} (no table name holds a dot, so no root holds
    *  {@code .aux<n>}). */
-  String keyRoot() {
+  public String keyRoot() {
     return share + "/" + schema + "/" + name;
   }
 
