@@ -2,6 +2,7 @@ package io.sharestream.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sharestream.common.client.AccessSettings;
 import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.parquet.ReadSettings;
@@ -17,9 +18,12 @@ import io.sharestream.common.planner.UnitUrls;
 import io.sharestream.common.planner.WorkUnit;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.TableRef;
+import io.sharestream.common.storage.StorageSettings;
 import io.sharestream.common.types.Row;
 import io.sharestream.common.types.StructType;
+import io.sharestream.testkit.server.AccessMode;
 import io.sharestream.testkit.server.DeltaSharingServer;
+import io.sharestream.testkit.server.Endpoint;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,7 +40,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Tables Delta Lake 3.2 wrote with deletion vectors and column mapping, served by the kit in the delta format (by a
- * server that answers history in it and by one that refuses it): the core's snapshot at every version, and its stream
+ * server that answers history in it, by one that refuses it, and for directory access only): the core's snapshot at every version, and its stream
  * in every mode from version 1, give exactly Delta's own rows: {@code versionAsOf}, and its change data feed per
  * version where recorded, else the difference of Delta's snapshots (SPEC §4b's exact derivation).
  */
@@ -53,14 +57,32 @@ class CoreReadsDeltaWrittenTablesTest {
     void run(DeltaSharingClient client, DeltaFixtures.Fixture f, boolean history);
   }
 
-  /** Runs {@code check} for {@code f} served by a server that answers history in the delta format and one that not. */
+  /**
+   * Runs {@code check} for {@code f} served by a server that answers history in the delta format, one that does not,
+   * and shared for directory access only (the client reads Delta's log and files from the kit's S3 store; it has the
+   * change data files, as history does).
+   */
   private static void served(DeltaFixtures.Fixture f, Check check) {
-    for (boolean history : new boolean[] {true, false}) {
-      try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "sc", "t", f.dir(), true)
-          .historyInDeltaFormat(history).start()) {
+    for (String serving : List.of("history", "snapshots", "directory")) {
+      boolean directory = serving.equals("directory");
+      DeltaSharingServer.Builder b = DeltaSharingServer.builder().table("s", "sc", "t", f.dir(), true)
+          .historyInDeltaFormat(!serving.equals("snapshots"));
+      if (directory) {
+        b.accessModes("s.sc.t", AccessMode.DIR);
+      }
+      try (DeltaSharingServer server = b.start()) {
+        ClientSettings settings = !directory ? ClientSettings.DEFAULT : ClientSettings.DEFAULT.withAccess(
+            AccessSettings.DEFAULT.withStorage(StorageSettings.defaults().withS3Endpoint(server.objectStore()
+                .endpoint()).withS3PathStyle(true).withS3Region(server.objectStore().region())));
         DeltaSharingClient client = new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()),
-            ClientSettings.DEFAULT);
-        check.run(client, f, history);
+            settings);
+        check.run(client, f, !serving.equals("snapshots"));
+        if (directory) { // a client that knows nothing of the table yet may ask for URLs once, and be refused
+          assertThat(server.requests().count(Endpoint.OBJECT_STORE)).as("read from the store").isPositive();
+          for (Endpoint e : List.of(Endpoint.QUERY, Endpoint.CHANGES)) {
+            assertThat(server.requests().entries(e)).as("no file by URL").allMatch(r -> r.status != 200);
+          }
+        }
       }
     }
   }
