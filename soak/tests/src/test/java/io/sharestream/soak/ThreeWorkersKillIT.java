@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.delta.Samples;
+import io.sharestream.testkit.server.AccessMode;
 import io.sharestream.testkit.server.DeltaSharingServer;
+import io.sharestream.testkit.server.Endpoint;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * exactly-once delivery and connector-defined transactions; each table is one version that takes far longer to
  * stream than the producers' transaction timeout, so it is committed in pieces. The worker running the most tasks is
  * killed with SIGKILL inside those versions: the other two take its tasks over, their producers fence its zombie
- * transactions, and every row of every table is committed exactly once, read committed.
+ * transactions, and every row of every table is committed exactly once, read committed. Every other table is shared
+ * for directory access only: its log and files are read from the kit's S3 store with vended credentials.
  */
 class ThreeWorkersKillIT {
   private static final int TABLES = 6;
@@ -38,6 +41,9 @@ class ThreeWorkersKillIT {
       DeltaTableWriter t = DeltaTableWriter.create(tmp.resolve("t" + i), Samples.ORDERS).commit();
       t.append(Samples.orders(0, ROWS), 500); // version 1: 12 files, each slowed to ~0.3 s below: ~4 s a version
       share.table("s", "sc", "t" + i, t.dir(), true);
+      if (i % 2 == 1) {
+        share.accessModes("s.sc.t" + i, AccessMode.DIR);
+      }
     }
     Properties broker = new Properties();
     broker.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "500");
@@ -50,7 +56,8 @@ class ThreeWorkersKillIT {
           "tasks.max", "3", "startingVersion", "0", "exactly.once.support", "required", "batch.max.rows", "150",
           // the broker aborts a transaction open over 2 s: a version-long one would fail the tasks
           "transaction.boundary", "connector", "producer.override.transaction.timeout.ms", "2000",
-          "transaction.max.duration.ms", "500"));
+          "transaction.max.duration.ms", "500", "s3Endpoint", server.objectStore().endpoint(), "s3Region",
+          server.objectStore().region(), "s3PathStyleAccess", "true"));
       any.awaitRunning("trio", 3, Duration.ofSeconds(120));
 
       awaitCommitted(kafka, 1000);
@@ -77,6 +84,7 @@ class ThreeWorkersKillIT {
       for (String topic : ids.keySet()) {
         aborted += kafka.abortedRecords(topic);
       }
+      assertThat(server.requests().count(Endpoint.OBJECT_STORE)).as("dir tables read from the store").isPositive();
       System.out.println("three workers, the busiest SIGKILLed inside versions slower than the transaction timeout: "
           + before + " rows committed around the kill, " + (long) TABLES * ROWS + " after, none twice; records of "
           + "aborted transactions: " + aborted);
