@@ -31,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Tables shared for directory access only ({@code accessModes: ["dir"]}) stream exactly as the same tables shared
  * by URL: the kit's server vends expiring S3 credentials and its object store checks them (SigV4, session token,
- * expiry), and the client reads the Delta log and the files from there. Every mode of the deletion-vector and
- * column-mapping matrices, and a table whose access changes mid-stream.
+ * expiry), and the client reads the Delta log and the files from there. Every mode of the change, deletion-vector and
+ * column-mapping matrices, GCS, failures of the store and of the vending endpoint, and a table whose access changes
+ * mid-stream.
  */
 class DirectoryAccessStreamTest {
   @TempDir Path tmp;
@@ -59,6 +60,25 @@ class DirectoryAccessStreamTest {
       assertThat(dirServer.requests().count(Endpoint.QUERY)).isZero();
       assertThat(dirServer.requests().count(Endpoint.TEMPORARY_CREDENTIALS)).isPositive();
       assertThat(dirServer.requests().count(Endpoint.OBJECT_STORE)).isPositive();
+    }
+  }
+
+  @Test
+  void everyModeOfTheChangeMatrixReadsTheSameRowsFromTheDirectoryAsByUrl() {
+    for (boolean cdf : new boolean[] {true, false}) {
+      DeltaTableWriter table = ChangeMatrix.write(tmp.resolve("changes" + cdf), cdf);
+      DeltaSharingClient byUrl = client(serve(table, AccessMode.URL));
+      DeltaSharingClient byDir = client(serve(table, AccessMode.DIR));
+      for (ChangeMatrix.Mode mode : ChangeMatrix.Mode.values()) {
+        Map<String, String> options = new HashMap<>(mode.options);
+        options.put("startingVersion", "1");
+        assertThat(drain(byDir, options)).as("cdf=%s %s", cdf, mode).isEqualTo(drain(byUrl, options))
+            .isEqualTo(ChangeMatrix.canonical(ChangeMatrix.expected(mode, cdf)));
+      }
+      // the latest snapshot (after an OPTIMIZE), then changes
+      Map<String, String> fromSnapshot = new HashMap<>(Map.of("startingVersion", "snapshot"));
+      assertThat(drainRows(byDir, fromSnapshot)).as("cdf=%s from the snapshot", cdf)
+          .isEqualTo(drainRows(byUrl, fromSnapshot)).hasSize(10);
     }
   }
 

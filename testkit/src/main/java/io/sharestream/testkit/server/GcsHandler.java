@@ -6,11 +6,13 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.sharestream.testkit.storage.Mount;
 import io.sharestream.testkit.storage.SessionCredentials;
+import io.sharestream.testkit.storage.SigV4Verifier;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -63,6 +65,10 @@ final class GcsHandler implements HttpHandler {
 
   private void serve(HttpExchange exchange, RequestLog.Entry entry, String rawPath, String range)
       throws IOException {
+    Duration latency = server.faults().storageLatency();
+    if (!latency.isZero()) {
+      FileBodies.sleep(latency);
+    }
     String rest = rawPath.substring(PATH.length()); // <bucket>/o[/<object>]
     int slash = rest.indexOf('/');
     String bucket = slash < 0 ? rest : rest.substring(0, slash);
@@ -81,8 +87,7 @@ final class GcsHandler implements HttpHandler {
         || !(objects.equals("o") || key != null)) {
       throw new GcsError(404, "Not Found");
     }
-    List<String[]> query = io.sharestream.testkit.storage.SigV4Verifier.parseQuery(
-        exchange.getRequestURI().getRawQuery());
+    List<String[]> query = SigV4Verifier.parseQuery(exchange.getRequestURI().getRawQuery());
     if (key == null) {
       list(exchange, entry, c, query);
     } else if ("media".equals(param(query, "alt"))) {
@@ -165,7 +170,7 @@ final class GcsHandler implements HttpHandler {
   }
 
   private static String param(List<String[]> query, String name) {
-    return io.sharestream.testkit.storage.SigV4Verifier.param(query, name);
+    return SigV4Verifier.param(query, name);
   }
 
   /** GCS's JSON error body. */
