@@ -20,6 +20,14 @@ final class FileBodies {
 
   private FileBodies() {}
 
+  /** Waits out {@link Faults#storageLatency}, as a storage request does before it is answered. */
+  static void awaitLatency(DeltaSharingServer server) {
+    Duration latency = server.faults().storageLatency();
+    if (!latency.isZero()) {
+      sleep(latency);
+    }
+  }
+
   static void send(DeltaSharingServer server, HttpExchange exchange, Path file, String heldAs, long from,
       long length) throws IOException {
     try {

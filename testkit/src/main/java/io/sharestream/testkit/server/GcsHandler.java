@@ -12,7 +12,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -65,10 +64,7 @@ final class GcsHandler implements HttpHandler {
 
   private void serve(HttpExchange exchange, RequestLog.Entry entry, String rawPath, String range)
       throws IOException {
-    Duration latency = server.faults().storageLatency();
-    if (!latency.isZero()) {
-      FileBodies.sleep(latency);
-    }
+    FileBodies.awaitLatency(server);
     String rest = rawPath.substring(PATH.length()); // <bucket>/o[/<object>]
     int slash = rest.indexOf('/');
     String bucket = slash < 0 ? rest : rest.substring(0, slash);

@@ -13,7 +13,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -65,10 +64,7 @@ final class ObjectStoreHandler implements HttpHandler {
 
   private void serve(HttpExchange exchange, RequestLog.Entry entry, String rawPath, String rawQuery, String range)
       throws IOException {
-    Duration latency = server.faults().storageLatency();
-    if (!latency.isZero()) {
-      FileBodies.sleep(latency);
-    }
+    FileBodies.awaitLatency(server);
     String path = rawPath.length() > 1 ? rawPath.substring(1) : "";
     int slash = path.indexOf('/');
     String bucket = slash < 0 ? path : path.substring(0, slash);

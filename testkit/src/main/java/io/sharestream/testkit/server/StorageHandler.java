@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,10 +43,7 @@ final class StorageHandler implements HttpHandler {
 
   private void serve(HttpExchange exchange, RequestLog.Entry entry, String rawPath, String range)
       throws IOException {
-    Duration latency = server.faults().storageLatency();
-    if (!latency.isZero()) {
-      FileBodies.sleep(latency);
-    }
+    FileBodies.awaitLatency(server);
     Faults.Rule fault = server.faults().claim(Endpoint.STORAGE);
     if (fault != null && fault.kind == Faults.Kind.DELAY) {
       FileBodies.sleep(fault.delay);
