@@ -11,10 +11,13 @@ import io.sharestream.common.parquet.ParquetRowReader;
 import io.sharestream.common.parquet.ReadSettings;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.TableRef;
+import io.sharestream.common.storage.StorageSettings;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.net.ForwardProxy;
 import io.sharestream.testkit.net.TestCertificates;
+import io.sharestream.testkit.server.AccessMode;
 import io.sharestream.testkit.server.DeltaSharingServer;
+import io.sharestream.testkit.server.Endpoint;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,6 +102,27 @@ class NetworkPathsTest {
         .anyMatch(r -> r.method.equals("CONNECT") && r.target.equals(target) && r.allowed);
     assertThat(proxy.requests()).allMatch(r -> r.method.equals("CONNECT") && r.target.equals(target));
     assertThat(network.toString()).doesNotContain("proxy-secret-42");
+  }
+
+  @Test
+  void aTableSharedForDirectoryAccessIsReadFromItsStoreThroughTheSameProxyAndTrust() {
+    server.tables().accessModes("s.sc.t", AccessMode.DIR);
+    NetworkSettings network = NetworkSettings.SYSTEM.withProxy(new NetworkSettings.ProxyAddress("127.0.0.1",
+        proxy.port(), "proxy-user", "proxy-secret-42")).withTrust(trustedCa());
+    StorageSettings storage = StorageSettings.defaults().withS3Endpoint(server.objectStore().endpoint())
+        .withS3PathStyle(true).withS3Region(server.objectStore().region());
+    assertThat(server.objectStore().endpoint()).startsWith("https://");
+    try (DeltaSharingClient client = new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()),
+        Kit.settings(sleeper).withNetwork(network).withAccess(AccessSettings.DEFAULT.withMode(AccessSettings.Mode.DIR)
+            .withStorage(storage)))) {
+      assertThat(readEverything(client)).isEqualTo(20);
+    }
+    assertThat(server.requests().count(Endpoint.TEMPORARY_CREDENTIALS)).isPositive();
+    assertThat(server.requests().count(Endpoint.OBJECT_STORE)).as("the log and the file").isGreaterThan(1);
+    assertThat(server.requests().count(Endpoint.QUERY)).isZero();
+    String target = "127.0.0.1:" + server.port();
+    assertThat(proxy.requests()).as("the store too is reached through the proxy")
+        .allMatch(r -> r.method.equals("CONNECT") && r.target.equals(target)).anyMatch(r -> r.allowed);
   }
 
   @Test
