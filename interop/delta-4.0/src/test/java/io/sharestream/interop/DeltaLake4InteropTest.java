@@ -2,6 +2,7 @@ package io.sharestream.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sharestream.common.client.AccessSettings;
 import io.sharestream.common.client.ClientSettings;
 import io.sharestream.common.client.DeltaSharingClient;
 import io.sharestream.common.parquet.ReadSettings;
@@ -17,9 +18,12 @@ import io.sharestream.common.planner.UnitUrls;
 import io.sharestream.common.planner.WorkUnit;
 import io.sharestream.common.profile.DeltaSharingProfile;
 import io.sharestream.common.profile.TableRef;
+import io.sharestream.common.storage.StorageSettings;
 import io.sharestream.common.types.Row;
 import io.sharestream.testkit.delta.DeltaLake4Fixtures;
+import io.sharestream.testkit.server.AccessMode;
 import io.sharestream.testkit.server.DeltaSharingServer;
+import io.sharestream.testkit.server.Endpoint;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -199,8 +203,11 @@ class DeltaLake4InteropTest {
     return DeltaLake4Fixtures.row(values);
   }
 
+  /** A client of {@code server}, reaching its object store for tables shared for directory access. */
   private static DeltaSharingClient client(DeltaSharingServer server) {
-    return new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()), ClientSettings.DEFAULT);
+    return new DeltaSharingClient(DeltaSharingProfile.fromJson(server.profileJson()), ClientSettings.DEFAULT
+        .withAccess(AccessSettings.DEFAULT.withStorage(StorageSettings.defaults().withS3Endpoint(
+            server.objectStore().endpoint()).withS3PathStyle(true).withS3Region(server.objectStore().region()))));
   }
 
   /** The core's snapshot at every version of the truth. */
@@ -265,16 +272,24 @@ class DeltaLake4InteropTest {
   void theCoreReadsTablesDeltaLake4WritesAsDeltaReadsThem() {
     kept().forEach((name, truth) -> {
       assertThat(truth.latestVersion()).isGreaterThanOrEqualTo(4);
-      try (DeltaSharingServer server = DeltaSharingServer.builder().table("s", "sc", "t",
-          tmp.resolve("kept-" + name), true).start()) {
-        DeltaSharingClient client = client(server);
-        assertThat(coreSnapshots(client, truth)).as("%s: every version", name).isEqualTo(truth.snapshots);
-        // streams from version 1 (through every widening) give Delta's changes where Delta reads them
-        assertThat(coreStream(client, truth.columns, Map.of("readChangeFeed", "true"))
-            .tailMap(truth.changesFrom(), true)).as("%s: change feed from version 1", name)
-            .isEqualTo(truth.changeRows());
-        assertThat(coreStream(client, truth.columns, Map.of()).tailMap(truth.changesFrom(), true))
-            .as("%s: default stream from version 1", name).isEqualTo(truth.newImages());
+      for (boolean directory : new boolean[] {false, true}) { // by URL, and from the store (directory access)
+        DeltaSharingServer.Builder b = DeltaSharingServer.builder().table("s", "sc", "t", tmp.resolve("kept-" + name),
+            true);
+        if (directory) {
+          b.accessModes("s.sc.t", AccessMode.DIR);
+        }
+        try (DeltaSharingServer server = b.start()) {
+          DeltaSharingClient client = client(server);
+          String as = name + (directory ? " from the store" : "");
+          assertThat(coreSnapshots(client, truth)).as("%s: every version", as).isEqualTo(truth.snapshots);
+          // streams from version 1 (through every widening) give Delta's changes where Delta reads them
+          assertThat(coreStream(client, truth.columns, Map.of("readChangeFeed", "true"))
+              .tailMap(truth.changesFrom(), true)).as("%s: change feed from version 1", as)
+              .isEqualTo(truth.changeRows());
+          assertThat(coreStream(client, truth.columns, Map.of()).tailMap(truth.changesFrom(), true))
+              .as("%s: default stream from version 1", as).isEqualTo(truth.newImages());
+          assertThat(server.requests().count(Endpoint.OBJECT_STORE) > 0).as(as).isEqualTo(directory);
+        }
       }
     });
   }
