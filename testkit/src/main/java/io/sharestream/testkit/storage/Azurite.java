@@ -84,6 +84,7 @@ public final class Azurite implements AutoCloseable {
       Process p;
       try {
         log = Files.createTempFile("azurite", ".log");
+        log.toFile().deleteOnExit();
         p = new ProcessBuilder("node", main.toString(), "--blobHost", "127.0.0.1", "--blobPort",
             String.valueOf(port), "--inMemoryPersistence", "--silent", "--skipApiVersionCheck",
             "--disableProductStyleUrl", "--disableTelemetry").redirectErrorStream(true).redirectOutput(log.toFile())
@@ -225,11 +226,10 @@ public final class Azurite implements AutoCloseable {
 
   /**
    * The Blob service's entry script, installed by {@code npm} under a lock (builds running side by side share the
-   * installation).
+   * installation): in {@code -Dazurite.dir}, else {@code ~/.cache/sharestream}, else the temporary directory.
    */
   private static Path install() {
-    Path dir = Paths.get(System.getProperty("azurite.dir", Paths.get(System.getProperty("user.home"), ".cache",
-        "sharestream", "azurite-" + VERSION).toString()));
+    Path dir = installDir();
     Path main = dir.resolve("node_modules/azurite/dist/src/blob/main.js");
     try {
       Files.createDirectories(dir);
@@ -239,11 +239,13 @@ public final class Azurite implements AutoCloseable {
           return main;
         }
         Path log = dir.resolve("npm-install.log");
-        Process npm = new ProcessBuilder("npm", "install", "--prefix", dir.toString(), "--no-audit", "--no-fund",
-            "--ignore-scripts", "--loglevel=error", "azurite@" + VERSION).redirectErrorStream(true)
-            .redirectOutput(log.toFile()).start();
-        if (!npm.waitFor(10, TimeUnit.MINUTES)) {
-          npm.destroyForcibly();
+        for (int attempt = 0; attempt < 2 && !Files.isRegularFile(main); attempt++) { // once more after a hiccup
+          Process npm = new ProcessBuilder("npm", "install", "--prefix", dir.toString(), "--no-audit", "--no-fund",
+              "--ignore-scripts", "--loglevel=error", "azurite@" + VERSION).redirectErrorStream(true)
+              .redirectOutput(log.toFile()).start();
+          if (!npm.waitFor(10, TimeUnit.MINUTES)) {
+            npm.destroyForcibly();
+          }
         }
         if (!Files.isRegularFile(main)) {
           throw new IllegalStateException("npm could not install azurite@" + VERSION + " into " + dir
@@ -256,6 +258,20 @@ public final class Azurite implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
+    }
+  }
+
+  private static Path installDir() {
+    String chosen = System.getProperty("azurite.dir");
+    if (chosen != null) {
+      return Paths.get(chosen);
+    }
+    String name = "azurite-" + VERSION;
+    Path home = Paths.get(System.getProperty("user.home"), ".cache", "sharestream", name);
+    try {
+      return Files.createDirectories(home);
+    } catch (IOException e) { // a home that cannot be written
+      return Paths.get(System.getProperty("java.io.tmpdir"), "sharestream-" + name);
     }
   }
 
