@@ -7,6 +7,7 @@ import io.sharestream.testkit.delta.ChangeMatrix;
 import io.sharestream.testkit.delta.DeltaTableWriter;
 import io.sharestream.testkit.server.DeltaSharingServer;
 import io.sharestream.testkit.server.Endpoint;
+import io.sharestream.testkit.server.RequestLog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -265,13 +266,16 @@ class StreamingSemanticsTest {
         .load(path), "stopping");
     q.processAllAvailable();
     DeltaSharingServer server = servers.get(0);
-    server.faults().delay(Endpoint.VERSION, 1, Duration.ofSeconds(20)); // the next version poll hangs
+    server.faults().delay(Endpoint.VERSION, 1, Duration.ofMinutes(2)); // the next version poll hangs
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (server.faults().pending() > 0 && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }
     assertThat(server.faults().pending()).as("the stream polled the version again").isZero();
-    q.stop(); // while the query's thread waits for the answer
+    List<RequestLog.Entry> polls = server.requests().entries(Endpoint.VERSION);
+    RequestLog.Entry hanging = polls.get(polls.size() - 1);
+    q.stop(); // while the query's thread waits for the answer: the request is given up, not waited for
+    assertThat(hanging.status).as("the server has not answered the poll the stop cut short").isZero();
     assertThat(q.isActive()).isFalse();
     assertThat(q.exception().isDefined()).as("a stopped query, not a failed one").isFalse();
   }

@@ -41,8 +41,8 @@ import org.apache.hc.core5.util.Timeout;
  * properties and trust store when it sets none; proxy Basic authentication answered when challenged, CONNECT
  * tunnels for {@code https://} targets, host names always verified). It sends one request at a time per
  * caller and reads its body on the caller's thread. An exchange can be aborted from any thread at any point, waiting
- * for its answer or reading its body ({@link #close()} aborts them all, an idle-timeout watchdog one): its socket is
- * closed at once and the blocked call fails. A body closed before its end aborts its exchange rather than reading
+ * for its answer or reading its body ({@link #close()} aborts them all, an idle-timeout watchdog one, and
+ * {@link InterruptWatch} that of an interrupted caller): its socket is closed at once and the blocked call fails. A body closed before its end aborts its exchange rather than reading
  * the rest. No request is retried or redirected here beyond what the caller asks ({@link Retrier} retries).
  */
 final class HttpTransport implements AutoCloseable {
@@ -109,7 +109,7 @@ final class HttpTransport implements AutoCloseable {
     if (body != null) {
       request.setEntity(new StringEntity(body, ContentType.parse(contentType).withCharset(StandardCharsets.UTF_8)));
     }
-    open.add(request);
+    track(request);
     ClassicHttpResponse response;
     try {
       if (closed) {
@@ -117,14 +117,14 @@ final class HttpTransport implements AutoCloseable {
       }
       response = http.executeOpen(null, request, null);
     } catch (IOException e) {
-      open.remove(request);
+      untrack(request);
       throw Unreachable.classify(e, target, uri, connectTimeout, false);
     } catch (RuntimeException e) {
-      open.remove(request);
+      untrack(request);
       throw e;
     }
     if (response.getCode() == 407) { // from the proxy: the request never reached its endpoint
-      open.remove(request);
+      untrack(request);
       request.cancel();
       response.close();
       throw Unreachable.proxyRefused(target, uri);
@@ -143,6 +143,16 @@ final class HttpTransport implements AutoCloseable {
     if (body instanceof Body) {
       ((Body) body).abort();
     }
+  }
+
+  private void track(HttpUriRequestBase request) {
+    open.add(request);
+    InterruptWatch.watch(request);
+  }
+
+  private void untrack(HttpUriRequestBase request) {
+    open.remove(request);
+    InterruptWatch.forget(request);
   }
 
   /** Aborts every exchange in flight; later sends fail at once. */
@@ -189,7 +199,7 @@ final class HttpTransport implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-      open.remove(request);
+      untrack(request);
       if (!ended) {
         request.cancel(); // the rest is not wanted: drop the connection rather than read it to its end
       }
