@@ -40,7 +40,7 @@ final class InterruptWatch {
 
   private static void abortInterrupted() {
     CALLERS.forEach((request, caller) -> {
-      if (caller.isInterrupted() || !caller.isAlive()) {
+      if (caller.isInterrupted()) {
         CALLERS.remove(request);
         request.cancel();
       }
