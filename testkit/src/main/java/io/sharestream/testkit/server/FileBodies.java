@@ -9,6 +9,8 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The body of a file download, shared by the kit's storage endpoints (pre-signed URLs and the object store): after
@@ -17,8 +19,50 @@ import java.time.Duration;
  */
 final class FileBodies {
   private static final int CHUNK = 64 * 1024;
+  private static final Pattern RANGE = Pattern.compile("bytes=(\\d*)-(\\d*)");
 
   private FileBodies() {}
+
+  /**
+   * The bytes a {@code Range} header asks of an object of {@code size} bytes, as object stores read it: a single
+   * {@code bytes=from-to}, {@code bytes=from-} or suffix {@code bytes=-n}; null for no header or one ignored
+   * (malformed, several ranges), which asks for the whole object.
+   */
+  static ByteRange range(String header, long size) {
+    Matcher m = header == null ? null : RANGE.matcher(header.trim());
+    if (m == null || !m.matches() || (m.group(1).isEmpty() && m.group(2).isEmpty())) {
+      return null;
+    }
+    if (m.group(1).isEmpty()) {
+      long n = Long.parseLong(m.group(2));
+      return new ByteRange(Math.max(0, size - n), size - 1, n > 0 && size > 0);
+    }
+    long from = Long.parseLong(m.group(1));
+    long to = m.group(2).isEmpty() ? size - 1 : Math.min(size - 1, Long.parseLong(m.group(2)));
+    return new ByteRange(from, to, from < size && from <= to);
+  }
+
+  /** Bytes {@code from} to {@code to} of an object, inclusive; unsatisfiable when it holds none of them. */
+  static final class ByteRange {
+    final long from;
+    final long to;
+    final boolean satisfiable;
+
+    ByteRange(long from, long to, boolean satisfiable) {
+      this.from = from;
+      this.to = to;
+      this.satisfiable = satisfiable;
+    }
+
+    long length() {
+      return to - from + 1;
+    }
+
+    /** The {@code Content-Range} of the answer: the range sent, or {@code *} when unsatisfiable. */
+    String contentRange(long size) {
+      return satisfiable ? "bytes " + from + "-" + to + "/" + size : "bytes */" + size;
+    }
+  }
 
   /** Waits out {@link Faults#storageLatency}, as a storage request does before it is answered. */
   static void awaitLatency(DeltaSharingServer server) {

@@ -28,7 +28,6 @@ import java.util.regex.Pattern;
 final class GcsHandler implements HttpHandler {
   static final String PATH = "/storage/v1/b/";
   private static final Pattern BEARER = Pattern.compile("Bearer ya29\\.([A-Z2-7]+)\\.(\\S+)");
-  private static final Pattern RANGE = Pattern.compile("bytes=(\\d+)-(\\d*)");
   private static final int PAGE = 1000;
 
   private final DeltaSharingServer server;
@@ -148,16 +147,15 @@ final class GcsHandler implements HttpHandler {
     long from = 0;
     long to = size - 1;
     int status = 200;
-    Matcher m = range == null ? null : RANGE.matcher(range.trim());
-    if (m != null && m.matches()) {
-      from = Long.parseLong(m.group(1));
-      to = m.group(2).isEmpty() ? to : Math.min(to, Long.parseLong(m.group(2)));
-      if (from >= size || from > to) {
-        exchange.getResponseHeaders().set("Content-Range", "bytes */" + size);
+    FileBodies.ByteRange r = FileBodies.range(range, size);
+    if (r != null) {
+      exchange.getResponseHeaders().set("Content-Range", r.contentRange(size));
+      if (!r.satisfiable) {
         throw new GcsError(416, "The requested range cannot be satisfied.");
       }
+      from = r.from;
+      to = r.to;
       status = 206;
-      exchange.getResponseHeaders().set("Content-Range", "bytes " + from + "-" + to + "/" + size);
     }
     exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
     entry.status = status;

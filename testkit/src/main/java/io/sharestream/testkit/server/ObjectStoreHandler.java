@@ -18,8 +18,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Answers the {@link ObjectStore}'s requests ({@code /kit} and {@code /kit/<key>}): logs each as
@@ -28,7 +26,6 @@ import java.util.regex.Pattern;
  * {@code InvalidRange}; a malformed or multiple one is ignored, as S3 does).
  */
 final class ObjectStoreHandler implements HttpHandler {
-  private static final Pattern RANGE = Pattern.compile("bytes=(\\d*)-(\\d*)");
   private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
 
   private final DeltaSharingServer server;
@@ -159,21 +156,16 @@ final class ObjectStoreHandler implements HttpHandler {
     long from = 0;
     long to = size - 1;
     int status = 200;
-    Matcher m = range == null ? null : RANGE.matcher(range.trim());
-    if (m != null && m.matches() && !(m.group(1).isEmpty() && m.group(2).isEmpty())) {
-      if (m.group(1).isEmpty()) {
-        from = Math.max(0, size - Long.parseLong(m.group(2)));
-      } else {
-        from = Long.parseLong(m.group(1));
-        to = m.group(2).isEmpty() ? to : Math.min(to, Long.parseLong(m.group(2)));
-      }
-      if (from >= size || from > to || (m.group(1).isEmpty() && Long.parseLong(m.group(2)) == 0)) {
-        h.set("Content-Range", "bytes */" + size);
+    FileBodies.ByteRange r = FileBodies.range(range, size);
+    if (r != null) {
+      h.set("Content-Range", r.contentRange(size));
+      if (!r.satisfiable) {
         throw new S3Error(416, "InvalidRange", "The requested range is not satisfiable")
             .with("RangeRequested", range).with("ActualObjectSize", Long.toString(size));
       }
+      from = r.from;
+      to = r.to;
       status = 206;
-      h.set("Content-Range", "bytes " + from + "-" + to + "/" + size);
     }
     long length = to - from + 1;
     h.set("Content-Type", "application/octet-stream");
