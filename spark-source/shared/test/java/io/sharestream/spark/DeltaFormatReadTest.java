@@ -70,10 +70,19 @@ class DeltaFormatReadTest {
         + r.getString(1)).collect(Collectors.toList());
   }
 
-  /** {@code table} shared as {@code s.sc.<name>} for directory access only, by a server of its own. */
+  /** {@code table} shared as {@code s.sc.<name>} for directory access only, by a server of its own: from S3. */
   private DeltaSharingServer serveFromStore(String name, DeltaTableWriter table) {
-    DeltaSharingServer s = DeltaSharingServer.builder().table("s", "sc", name, table.dir(), true)
-        .accessModes("s.sc." + name, AccessMode.DIR).start();
+    return serveFromStore(name, table, false);
+  }
+
+  /** As above, the table's files read through the server's S3 or (with {@code gcs}) GCS API. */
+  private DeltaSharingServer serveFromStore(String name, DeltaTableWriter table, boolean gcs) {
+    DeltaSharingServer.Builder b = DeltaSharingServer.builder().table("s", "sc", name, table.dir(), true)
+        .accessModes("s.sc." + name, AccessMode.DIR);
+    if (gcs) {
+      b.storedInGcs("s.sc." + name);
+    }
+    DeltaSharingServer s = b.start();
     servers.add(s);
     return s;
   }
@@ -262,9 +271,7 @@ class DeltaFormatReadTest {
     for (String mode : List.of("name", "id")) {
       DeltaTableWriter table = ColumnMappingMatrix.write(tmp.resolve("cm-" + mode), mode, true);
       DeltaSharingServer store = serveFromStore("cm" + mode, table);
-      DeltaSharingServer gcs = DeltaSharingServer.builder().table("s", "sc", "cm" + mode, table.dir(), true)
-          .accessModes("s.sc.cm" + mode, AccessMode.DIR).storedInGcs("s.sc.cm" + mode).start();
-      servers.add(gcs);
+      DeltaSharingServer gcs = serveFromStore("cm" + mode, table, true);
       // by URL, and shared for directory access only: from an S3 store, and from GCS (its token in a header)
       for (String path : List.of(serve("cm" + mode, table, true),
           store.writeProfile(tmp.resolve("cm" + mode + "-dir.share")) + "#s.sc.cm" + mode,

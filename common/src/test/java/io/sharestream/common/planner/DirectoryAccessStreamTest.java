@@ -283,8 +283,7 @@ class DirectoryAccessStreamTest {
   }
 
   /** Every row read, in stream order; {@code beforePlan} runs before each plan (numbered from 0) is made. */
-  private static List<String> drainRows(DeltaSharingClient client, Map<String, String> options,
-      IntConsumer beforePlan) {
+  static List<String> drainRows(DeltaSharingClient client, Map<String, String> options, IntConsumer beforePlan) {
     List<String> out = new ArrayList<>();
     try (SharingStreamPlanner planner = ServedTables.planner(client, StreamOptions.parse(options))) {
       Position pos = planner.initialPosition();
